@@ -1,0 +1,178 @@
+"""Core read commands: status, search, timeline, get, export and rebuild --from-canonical.
+
+Read-only by construction: nothing here opens a file for writing.
+"""
+from __future__ import annotations
+
+import math
+
+from cortex.digest import canonical_corpus_digest
+from cortex.errors import InvalidInput, NotFound
+from cortex.invocation import CommandSpec, Invocation
+from cortex.jscompat import js_len, js_number
+from cortex.records import CortexRecord, active_records
+from cortex.search import apply_recency, expand_graph, rank_bm25, to_card
+from cortex.timestamps import iso_from_ms, parse_timestamp_ms
+from cortex.tokenize import terms
+
+QUERY_CHARS = 2048
+QUERY_TERMS = 64
+PAGE_SIZE = 100
+GRAPH_NODES = 100
+GRAPH_TOKENS = 50_000
+MAX_IDS = 100
+MAX_SAFE_INTEGER = 2**53 - 1
+FILTER_OPTIONS = frozenset({"--type", "--source", "--session", "--from", "--to", "--page", "--page-size"})
+
+
+def _bounded_int(value: str | None, fallback: int, low: int, high: int) -> int | None:
+    if value is None:
+        return fallback
+    number = js_number(value)
+    if not math.isfinite(number) or number != int(number) or not low <= number <= high:
+        return None
+    return int(number)
+
+
+def _filtered(records: list[CortexRecord], inv: Invocation) -> list[CortexRecord]:
+    kind, source, session = inv.option("--type"), inv.option("--source"), inv.option("--session")
+    start_raw, end_raw = inv.option("--from"), inv.option("--to")
+    start = parse_timestamp_ms(start_raw) if start_raw else None
+    end = parse_timestamp_ms(end_raw) if end_raw else None
+    if (start_raw and start is None) or (end_raw and end is None):
+        raise InvalidInput("Invalid date filter")
+    return [
+        r
+        for r in records
+        if (not kind or r.type == kind)
+        and (not source or r.source == source)
+        and (not session or r.session == session)
+        and (start is None or r.created_ms >= start)
+        and (end is None or r.created_ms <= end)
+    ]
+
+
+def _paged(cards: list[dict], inv: Invocation, message: str) -> dict:
+    page = _bounded_int(inv.option("--page"), 1, 1, MAX_SAFE_INTEGER)
+    size = _bounded_int(inv.option("--page-size"), 10, 1, PAGE_SIZE)
+    if page is None or size is None:
+        raise InvalidInput(message)
+    return {"items": cards[(page - 1) * size : page * size], "total": len(cards), "page": page, "page_size": size}
+
+
+def status(inv: Invocation) -> dict:
+    if inv.positionals:
+        raise InvalidInput("status accepts no positional arguments")
+    corpus = inv.corpus()
+    return {"canonical": {"root": corpus.root, "records": len(corpus.records)}, "mode": "local-read-only", "indexes": []}
+
+
+def rebuild(inv: Invocation) -> dict:
+    if not inv.flag("--from-canonical") or inv.positionals:
+        raise InvalidInput("rebuild requires --from-canonical")
+    records = inv.corpus().records
+    canonical = canonical_corpus_digest(records)
+    # Reconstruct every record from its serialised view alone, then digest that view.
+    rebuilt_view = [CortexRecord(**_record_fields(r.to_json())) for r in records]
+    rebuilt = canonical_corpus_digest(rebuilt_view)
+    return {
+        "format": "lifeos-cortex-canonical-rebuild/v1",
+        "canonical_digest": canonical,
+        "rebuilt_digest": rebuilt,
+        "equivalent": canonical == rebuilt,
+        "records": len(records),
+        "indexes": [],
+    }
+
+
+def _record_fields(view: dict) -> dict:
+    provenance = view["provenance"]
+    return {
+        "id": view["id"], "type": view["type"], "title": view["title"], "created": view["created"],
+        "updated": view["updated"], "source": provenance["source"], "session": provenance["session"],
+        "path": provenance["path"], "content": view["content"], "related": list(view["related"]),
+        "valid_from": view["valid_from"], "valid_until": view["valid_until"],
+    }
+
+
+def search(inv: Invocation) -> dict:
+    if len(inv.positionals) != 1:
+        raise InvalidInput("search requires exactly one query")
+    records = inv.corpus().records
+    valid = active_records(records, inv.now_ms())
+    query = inv.positionals[0]
+    query_terms = terms(query)
+    if js_len(query) > QUERY_CHARS or len(query_terms) > QUERY_TERMS or not query_terms:
+        raise InvalidInput("Query exceeds length/term limits or has no searchable terms")
+    narrowed = _filtered(valid, inv)
+    recency = js_number(inv.option("--recency") or "0")
+    if not math.isfinite(recency) or recency < 0:
+        raise InvalidInput("--recency must be non-negative")
+    ranked = apply_recency(rank_bm25(narrowed, query), recency)
+    cards = [to_card(row.record, row.score) for row in ranked]
+    page = _paged(cards, inv, f"page must be positive and page-size at most {PAGE_SIZE}")
+    expand = inv.option("--expand")
+    if expand:
+        nodes = _bounded_int(inv.option("--max-nodes"), 10, 1, GRAPH_NODES)
+        tokens = _bounded_int(inv.option("--max-tokens"), 2000, 1, GRAPH_TOKENS)
+        if nodes is None or tokens is None:
+            raise InvalidInput("graph budgets exceed limits")
+        expansion = expand_graph(valid, expand, nodes, tokens)
+        if expansion is None:
+            raise NotFound(f"Expansion root not found: {expand}")
+        page["expansion"] = expansion
+    return page
+
+
+def timeline(inv: Invocation) -> dict:
+    if inv.positionals:
+        raise InvalidInput("timeline accepts no positional arguments")
+    records = inv.corpus().records
+    valid = active_records(records, inv.now_ms())
+    anchor_value = inv.option("--anchor")
+    if not anchor_value:
+        raise InvalidInput("timeline requires --anchor ID-or-date")
+    narrowed = _filtered(valid, inv)
+    before = _bounded_int(inv.option("--before"), 5, 0, PAGE_SIZE)
+    after = _bounded_int(inv.option("--after"), 5, 0, PAGE_SIZE)
+    if before is None or after is None:
+        raise InvalidInput("before and after must be bounded non-negative integers")
+    ordered = sorted(narrowed, key=lambda r: (r.created_ms, r.id))
+    anchor_record = next((r for r in valid if r.id == anchor_value), None)
+    if anchor_record is None:
+        anchor_ms = parse_timestamp_ms(anchor_value)
+        if anchor_ms is None:
+            raise NotFound(f"Timeline anchor not found: {anchor_value}")
+        anchor_date = iso_from_ms(anchor_ms)
+    else:
+        anchor_ms, anchor_date = anchor_record.created_ms, anchor_record.created
+    prior = [r for r in ordered if r.created_ms < anchor_ms]
+    prior = prior[len(prior) - before :] if before else []
+    center = [anchor_record] if anchor_record is not None and any(r.id == anchor_record.id for r in ordered) else []
+    later = [r for r in ordered if r.created_ms > anchor_ms][:after]
+    page = _paged([to_card(r, 0) for r in prior + center + later], inv, "invalid page")
+    page["anchor"] = {"id": anchor_record.id if anchor_record else None, "date": anchor_date}
+    return page
+
+
+def _selected(inv: Invocation) -> dict:
+    if not inv.positionals or len(inv.positionals) > MAX_IDS:
+        raise InvalidInput(f"{inv.command} requires one or more explicit IDs (maximum {MAX_IDS})")
+    by_id = {r.id: r for r in active_records(inv.corpus().records, inv.now_ms())}
+    chosen = [by_id.get(record_id) for record_id in inv.positionals]
+    if any(record is None for record in chosen):
+        raise NotFound("One or more records were not found")
+    return {"format": "lifeos-cortex-export/v1", "items": [record.to_json() for record in chosen]}
+
+
+_SEARCH = frozenset({"--recency", "--expand", "--max-nodes", "--max-tokens"}) | FILTER_OPTIONS
+_TIMELINE = frozenset({"--anchor", "--before", "--after"}) | FILTER_OPTIONS
+
+COMMANDS = [
+    CommandSpec("status", status),
+    CommandSpec("search", search, value_options=_SEARCH),
+    CommandSpec("timeline", timeline, value_options=_TIMELINE),
+    CommandSpec("get", _selected),
+    CommandSpec("export", _selected),
+    CommandSpec("rebuild", rebuild, flag_options=frozenset({"--from-canonical"})),
+]

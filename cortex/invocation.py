@@ -1,0 +1,133 @@
+"""Core CLI plumbing: strict option parsing and the per-call context handed to command handlers.
+
+Each command declares a fixed allow-list of value options and flag options. Unknown,
+duplicate, missing-value and inapplicable options are invalid_input, never ignored.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, TextIO
+
+from cortex.errors import InvalidInput
+from cortex.timestamps import now_ms, parse_timestamp_ms
+
+ADAPTERS = ("claude", "hermes", "codex", "subagent")
+COMMON_OPTIONS = frozenset({"--memory-root", "--adapter"})
+DEFAULT_MEMORY_ROOT = os.path.join("~", ".claude", "LIFEOS", "MEMORY")
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One `cortex` command: its allowed options and its handler.
+
+    The handler returns the envelope's `data` (or, for commands with enveloped=False such
+    as prompt hooks, the text to print) and raises CortexError subclasses on failure.
+    """
+
+    name: str
+    handler: Callable[["Invocation"], object]
+    value_options: frozenset[str] = frozenset()
+    flag_options: frozenset[str] = frozenset()
+    enveloped: bool = True
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        return COMMON_OPTIONS | self.value_options | self.flag_options
+
+
+@dataclass
+class Invocation:
+    command: str
+    options: dict[str, str | bool]
+    positionals: list[str]
+    environ: Mapping[str, str]
+    memory_root_override: str | None = None
+    stdin: TextIO | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def option(self, name: str) -> str | None:
+        value = self.options.get(name)
+        return value if isinstance(value, str) else None
+
+    def flag(self, name: str) -> bool:
+        return self.options.get(name) is True
+
+    @property
+    def adapter(self) -> str | None:
+        return self.option("--adapter")
+
+    def requested_memory_root(self) -> str:
+        """runtime override → --memory-root → CORTEX_MEMORY_ROOT → ~/.claude/LIFEOS/MEMORY."""
+        chosen = (
+            self.memory_root_override
+            or self.option("--memory-root")
+            or self.environ.get("CORTEX_MEMORY_ROOT")  # empty means unset, not "the cwd"
+            or os.path.join(self.environ.get("HOME") or os.path.expanduser("~"), ".claude", "LIFEOS", "MEMORY")
+        )
+        return os.path.abspath(os.path.expanduser(chosen))
+
+    def now_ms(self) -> int:
+        """CORTEX_NOW (for tests and reproducible runs) or the real clock."""
+        if "now" not in self._cache:
+            raw = self.environ.get("CORTEX_NOW")
+            if raw:
+                parsed = parse_timestamp_ms(raw)
+                if parsed is None:
+                    raise InvalidInput(f"CORTEX_NOW is not a valid timestamp: {raw}")
+                self._cache["now"] = parsed
+            else:
+                self._cache["now"] = now_ms()
+        return self._cache["now"]
+
+    def corpus(self):
+        if "corpus" not in self._cache:
+            from cortex.corpus import enumerate_canonical_corpus
+
+            self._cache["corpus"] = enumerate_canonical_corpus(self.requested_memory_root())
+        return self._cache["corpus"]
+
+
+def _valid_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict, list[str]]:
+    command = args[0] if args else ""
+    spec = commands.get(command)
+    if spec is None:
+        raise InvalidInput(f"Unknown command: {command or '(missing)'}")
+    options: dict[str, str | bool] = {}
+    positionals: list[str] = []
+    i = 1
+    while i < len(args):
+        arg = args[i]
+        if not _valid_utf8(arg):
+            raise InvalidInput(f"Argument {i} is not valid UTF-8")
+        if not arg.startswith("--"):
+            positionals.append(arg)
+            i += 1
+            continue
+        if arg not in spec.allowed:
+            raise InvalidInput(f"Unknown option for {command}: {arg}")
+        if arg in options:
+            raise InvalidInput(f"Duplicate option: {arg}")
+        if arg in spec.flag_options:
+            options[arg] = True
+        else:
+            value = args[i + 1] if i + 1 < len(args) else None
+            if not value or value.startswith("--"):
+                raise InvalidInput(f"Missing value for {arg}")
+            if not _valid_utf8(value):
+                raise InvalidInput(f"Value of {arg} is not valid UTF-8")
+            options[arg] = value
+            i += 1
+        i += 1
+    adapter = options.get("--adapter")
+    if adapter is not None and adapter not in ADAPTERS:
+        raise InvalidInput(f"--adapter must be one of: {', '.join(ADAPTERS)}")
+    return spec, options, positionals

@@ -63,6 +63,14 @@ def _checked_realpath(path: str, root_real: str) -> str:
     return real
 
 
+def _require_utf8_name(path: str) -> None:
+    # os.scandir decodes undecodable bytes to lone surrogates; IDs and digests need real text.
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise IntegrityError(f"Canonical path is not valid UTF-8: {path.encode('utf-8', 'backslashreplace').decode()}") from None
+
+
 def pin_canonical_root(root: str) -> str:
     """Resolve the (possibly aliased) root once and require a directory: the trust boundary."""
     if not os.path.exists(root):
@@ -89,6 +97,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                 if name.startswith("_") or name.startswith("."):
                     continue
                 path = os.path.join(directory, name)
+                _require_utf8_name(path)
                 canonical = name.endswith(".md") or name.endswith(".jsonl")
                 if entry.is_symlink():
                     raise IntegrityError(f"Canonical path is a symlink: {path}")
@@ -117,6 +126,7 @@ def canonical_files(root_real: str) -> list[str]:
             for entry in entries:
                 if entry.name.endswith("_MEMORY.md"):
                     path = os.path.join(root_real, entry.name)
+                    _require_utf8_name(path)
                     if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
                         raise IntegrityError(f"Canonical path is not a regular file: {path}")
                     _checked_realpath(path, root_real)
@@ -294,6 +304,7 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
 
 def enumerate_canonical_corpus(root: str) -> Corpus:
     """Pin `root`, check every limit from metadata, then parse every canonical record."""
+    _require_utf8_name(root)
     root_real = pin_canonical_root(root)
     files = canonical_files(root_real)
     _check_limits(files, root_real)

@@ -66,7 +66,7 @@ def js_number_to_string(value: float) -> str:
         return "0"
     if math.isnan(value) or math.isinf(value):
         return "null"
-    if value == int(value) and abs(value) < 1e21:
+    if value == int(value) and abs(value) < 2**53:
         return str(int(value))
     sign = "-" if value < 0 else ""
     # repr() gives the shortest round-tripping digits, exactly as ECMAScript requires.

@@ -1,0 +1,67 @@
+"""Collect stage: decide, without reading content, whether an evidence path may be read.
+
+Used by every collector. Evidence files must be regular, non-symlink files whose real
+location stays inside their anchor (M for everything under the memory tree): a symlink
+that escapes, a directory, a FIFO or a device is reported as unreadable with a reason.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from health.model import EvidenceStatus, FileState
+
+
+def is_within(anchor: str, path: str) -> bool:
+    anchor = anchor.rstrip(os.sep) or os.sep
+    return path == anchor or path.startswith(anchor + os.sep) or anchor == os.sep
+
+
+def describe_os_error(error: OSError) -> str:
+    name = errno.errorcode.get(error.errno or 0, "OSError")
+    return f"{error.strerror or error} ({name})"
+
+
+def probe_file(path: str, anchor: str | None = None) -> FileState:
+    """The state of `path` as an evidence file: missing, unreadable (why) or ok."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return FileState(path, EvidenceStatus.MISSING)
+    except NotADirectoryError:
+        return FileState(path, EvidenceStatus.UNREADABLE, "a parent of the path is not a directory")
+    except OSError as error:
+        return FileState(path, EvidenceStatus.UNREADABLE, describe_os_error(error))
+    if stat.S_ISLNK(info.st_mode):
+        return FileState(path, EvidenceStatus.UNREADABLE, "is a symlink (evidence must be a regular file)")
+    if not stat.S_ISREG(info.st_mode):
+        return FileState(path, EvidenceStatus.UNREADABLE, f"not a regular file ({file_kind(info.st_mode)})")
+    if anchor is not None:
+        escape = escapes(path, anchor)
+        if escape:
+            return FileState(path, EvidenceStatus.UNREADABLE, escape)
+    return FileState(path, EvidenceStatus.OK)
+
+
+def escapes(path: str, anchor: str) -> str | None:
+    """Why `path` resolves outside `anchor` (a symlinked parent folder), or None."""
+    anchor_real = os.path.realpath(anchor)
+    real = os.path.realpath(path)
+    if not is_within(anchor_real, real):
+        return f"resolves outside {anchor} (to {real})"
+    return None
+
+
+def file_kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISSOCK, "socket"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISLNK, "symlink"),
+    ):
+        if test(mode):
+            return name
+    return "special file"

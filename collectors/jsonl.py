@@ -1,0 +1,112 @@
+"""Collect stage: the streaming JSONL reader every log collector uses.
+
+Built on cortex.safeio.iter_lines, so memory stays bounded by one line (MAX_LINE_BYTES)
+whatever the file size. Every row must be one JSON object; anything else is a malformed
+line with its number and reason (over-long, invalid UTF-8, invalid JSON, NaN/Infinity,
+duplicate keys, not an object). Blank lines are not rows. Only the first
+MAX_REPORTED_LINES malformed lines are kept, plus the total, so a garbage file of any size
+costs constant memory.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cortex.safeio import UnsafeFile, iter_lines
+from collectors.fsprobe import describe_os_error, probe_file
+from health.model import EvidenceStatus, FileState, MalformedLine
+
+MAX_LINE_BYTES = 1 << 20
+MAX_REPORTED_LINES = 20
+
+
+class _RowError(ValueError):
+    pass
+
+
+def _no_constants(name: str):
+    raise _RowError(f"non-finite number {name}")
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    row = dict(pairs)
+    if len(row) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise _RowError(f"duplicate key {duplicate!r}")
+    return row
+
+
+def parse_row(raw: bytes) -> dict | str:
+    """The row as a dict, or the reason it is malformed."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"invalid UTF-8 at byte {error.start}"
+    try:
+        value = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+    except _RowError as error:
+        return str(error)
+    except json.JSONDecodeError as error:
+        return f"invalid JSON: {error.msg} at column {error.colno}"
+    except (ValueError, RecursionError) as error:  # huge integers, absurd nesting
+        return f"invalid JSON: {type(error).__name__}"
+    if not isinstance(value, dict):
+        return f"not a JSON object ({_json_type(value)})"
+    return value
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array"}.get(type(value), "value")
+
+
+@dataclass(frozen=True)
+class LogScan:
+    """What one pass over a JSONL file found (the rows themselves went to the visitor)."""
+
+    file: FileState
+    rows: int = 0
+    malformed: tuple[MalformedLine, ...] = ()
+    malformed_total: int = 0
+
+    @property
+    def status(self) -> EvidenceStatus:
+        if self.file.status is EvidenceStatus.OK and self.malformed_total:
+            return EvidenceStatus.MALFORMED
+        return self.file.status
+
+
+def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | None = None,
+               max_line_bytes: int = MAX_LINE_BYTES) -> LogScan:
+    """Stream `path`, calling visit(line_number, row) for every well-formed object row."""
+    state = probe_file(path, anchor)
+    if state.status is not EvidenceStatus.OK:
+        return LogScan(state)
+    rows = 0
+    malformed: list[MalformedLine] = []
+    total = 0
+    try:
+        for number, raw in iter_lines(path, max_line_bytes):
+            if raw is None:
+                row: dict | str = f"line longer than {max_line_bytes} bytes"
+            elif not raw.strip():
+                continue
+            else:
+                row = parse_row(raw)
+            if isinstance(row, str):
+                total += 1
+                if len(malformed) < MAX_REPORTED_LINES:
+                    malformed.append(MalformedLine(number, row))
+                continue
+            rows += 1
+            visit(number, row)
+    except UnsafeFile as error:  # swapped for a non-regular file after the probe
+        state = FileState(path, EvidenceStatus.UNREADABLE, str(error))
+    except FileNotFoundError:
+        state = FileState(path, EvidenceStatus.MISSING, "disappeared while being read")
+    except OSError as error:
+        state = FileState(path, EvidenceStatus.UNREADABLE, describe_os_error(error))
+    return LogScan(state, rows, tuple(malformed), total)

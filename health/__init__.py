@@ -1,0 +1,5 @@
+"""Health auditor (`cortex-health`): collect evidence, judge it, report it.
+
+Stdlib-only at import time: the status line imports collectors, thresholds and the
+evaluator without paying for pydantic or rich.
+"""

@@ -1,0 +1,223 @@
+"""Corpus selection, record parsing and every integrity rule, through the real CLI."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+import pytest
+
+from tests.cortex_helpers import cortex, jsonl, md, row, write
+
+
+def status(memory):
+    return cortex("status", "--memory-root", str(memory))
+
+
+def export_all(memory, *ids):
+    code, env = cortex("export", *ids, "--memory-root", str(memory))
+    assert code == 0, env
+    return {item["id"]: item for item in env["data"]["items"]}
+
+
+def assert_integrity(memory, fragment):
+    code, env = status(memory)
+    assert code == 4, env
+    assert env["error"]["code"] == "integrity_error"
+    assert fragment in env["error"]["message"], env["error"]["message"]
+
+
+def test_knowledge_tree_plus_root_level_hot_files(tmp_path):
+    m = tmp_path / "M"
+    md(m / "KNOWLEDGE" / "a.md", id="a")
+    md(m / "KNOWLEDGE" / "sub" / "b.md", id="b")
+    jsonl(m / "KNOWLEDGE" / "c.jsonl", row("c1"), row("c2"))
+    md(m / "KNOWLEDGE" / "_draft.md", id="skip1")
+    md(m / "KNOWLEDGE" / ".hidden" / "x.md", id="skip2")
+    md(m / "KNOWLEDGE" / "_private" / "x.md", id="skip3")
+    write(m / "KNOWLEDGE" / "notes.txt", "not canonical")
+    md(m / "PRINCIPAL_MEMORY.md", id="hot")
+    md(m / "OTHER" / "outside.md", id="not-in-corpus")
+    code, env = status(m)
+    assert code == 0 and env["data"]["canonical"]["records"] == 5
+    assert set(export_all(m, "a", "b", "c1", "c2", "hot")) == {"a", "b", "c1", "c2", "hot"}
+
+
+def test_nested_memory_knowledge_fallback_then_whole_root(tmp_path):
+    nested = tmp_path / "N"
+    md(nested / "MEMORY" / "KNOWLEDGE" / "a.md", id="n1")
+    md(nested / "elsewhere.md", id="ignored")
+    assert status(nested)[1]["data"]["canonical"]["records"] == 1
+    flat = tmp_path / "F"
+    md(flat / "x.md", id="f1")
+    md(flat / "deep" / "y.md", id="f2")
+    assert status(flat)[1]["data"]["canonical"]["records"] == 2
+
+
+def test_markdown_defaults_and_frontmatter(tmp_path):
+    m = tmp_path / "M"
+    write(m / "KNOWLEDGE" / "WORK" / "plain.md", "no frontmatter at all\n")
+    md(m / "KNOWLEDGE" / "named.md", "body", name="'Quoted Name\"", date="2026-02-03", last_updated="2026-02-04",
+       source="hermes", source_session="s-1")
+    md(m / "KNOWLEDGE" / "full.md", "see also\n- slug: named-x\nslug: other-y # comment\n  -  slug:  'third'\n",
+       id="full", type="idea", title="Full", created="2026-01-01T10:00:00+02:00", updated="2026-01-02T00:00:00Z",
+       source_kind="claude", source="ignored", valid_from="2026-01-01", valid_until="2099-01-01")
+    code, env = cortex("search", "no frontmatter", "--memory-root", str(m))
+    plain_id = "path:" + hashlib.sha256(b"KNOWLEDGE/WORK/plain.md").hexdigest()[:16]
+    named_id = "path:" + hashlib.sha256(b"KNOWLEDGE/named.md").hexdigest()[:16]
+    items = export_all(m, plain_id, named_id, "full")
+    plain = items[plain_id]
+    assert plain["type"] == "work" and plain["title"] == "KNOWLEDGE/WORK/plain.md"
+    assert plain["created"] == plain["updated"] == "1970-01-01T00:00:00.000Z"
+    assert plain["provenance"] == {"source": "canonical", "session": None, "path": "KNOWLEDGE/WORK/plain.md"}
+    named = items[named_id]
+    assert named["title"] == "Quoted Name" and named["type"] == "memory"
+    assert (named["created"], named["updated"]) == ("2026-02-03", "2026-02-04")
+    assert named["provenance"] == {"source": "hermes", "session": "s-1", "path": "KNOWLEDGE/named.md"}
+    full = items["full"]
+    assert full["related"] == ["named-x", "other-y", "third"]
+    assert full["provenance"]["source"] == "claude"
+    assert (full["valid_from"], full["valid_until"]) == ("2026-01-01", "2099-01-01")
+    assert full["content"].startswith("---\nid: full\n")
+    assert list(full) == ["id", "type", "title", "created", "updated", "provenance", "content", "related",
+                          "valid_from", "valid_until"]
+
+
+def test_utf8_bom_is_not_content(tmp_path):
+    m = tmp_path / "M"
+    (m / "KNOWLEDGE").mkdir(parents=True)
+    (m / "KNOWLEDGE" / "bom.md").write_bytes("\ufeff---\nid: bom\n---\nhello\n".encode("utf-8"))
+    assert export_all(m, "bom")["bom"]["content"] == "---\nid: bom\n---\nhello\n"
+
+
+def test_jsonl_records_pass_values_through(tmp_path):
+    m = tmp_path / "M"
+    jsonl(m / "KNOWLEDGE" / "r.jsonl",
+          row("j1", source_kind="codex", source="x", source_session=None, related=["j2"], created="2026-01-01T00:00:00.5+01:00",
+              updated="2026-01-01T00:00:00.5+01:00"),
+          row("j2", source="hermes"))
+    items = export_all(m, "j1", "j2")
+    assert items["j1"]["provenance"] == {"source": "codex", "session": None, "path": "KNOWLEDGE/r.jsonl"}
+    assert items["j1"]["created"] == "2026-01-01T00:00:00.5+01:00"
+    assert items["j1"]["related"] == ["j2"]
+    assert items["j2"]["provenance"]["source"] == "hermes"
+
+
+@pytest.mark.parametrize(
+    "line, fragment",
+    [
+        ("{not json", "Malformed JSONL at KNOWLEDGE/r.jsonl:2"),
+        ('{"id":"x","type":"t","title":"t","created":NaN,"updated":"2026-01-01","content":"c"}', "Malformed JSONL"),
+        ("[1,2]", "JSONL row must be an object at KNOWLEDGE/r.jsonl:2"),
+        ("null", "JSONL row must be an object"),
+        (json.dumps(row("x", extra="1")), "JSONL row has unknown fields at KNOWLEDGE/r.jsonl:2"),
+        (json.dumps({k: v for k, v in row("x").items() if k != "title"}), "JSONL title must be a non-empty string"),
+        (json.dumps(row("   ")), "JSONL id must be a non-empty string"),
+        (json.dumps(row("x", content=5)), "JSONL content must be a non-empty string"),
+        (json.dumps(row("x", source=None)), "JSONL source must be a non-empty string"),
+        (json.dumps(row("x", source_session=3)), "JSONL source_session must be a string or null"),
+        (json.dumps(row("x", related="y")), "JSONL related must contain only non-empty string IDs"),
+        (json.dumps(row("x", related=[" "])), "JSONL related must contain only non-empty string IDs"),
+        (json.dumps(row("x", valid_from=5)), "JSONL valid_from must be a string"),
+        (json.dumps(row("x", title="bell\u0007")), "forbidden control"),
+        (json.dumps(row("x", created="2026-01-01T10:00:00")), "Invalid created timestamp for x: 2026-01-01T10:00:00"),
+        (json.dumps(row("x", created="2026-02-30")), "Invalid created timestamp"),
+        (json.dumps(row("x", created="2026-01-01T24:00:00Z")), "Invalid created timestamp"),
+        (json.dumps(row("x", created="0099-01-01")), "Invalid created timestamp"),
+        (json.dumps(row("x", updated="yesterday")), "Invalid updated timestamp"),
+        (json.dumps(row("x", valid_until="2026-13-01")), "Invalid valid_until timestamp"),
+        (json.dumps(row("x", created="2026-01-02", updated="2026-01-01")), "Canonical record x is updated before it was created"),
+        (json.dumps(row("x", valid_from="2026-01-02", valid_until="2026-01-02")), "Canonical record x has an incoherent validity window"),
+    ],
+)
+def test_jsonl_integrity_rules(tmp_path, line, fragment):
+    m = tmp_path / "M"
+    write(m / "KNOWLEDGE" / "r.jsonl", json.dumps(row("ok")) + "\n" + line + "\n")
+    assert_integrity(m, fragment)
+
+
+def test_markdown_integrity_rules(tmp_path):
+    m = tmp_path / "M"
+    md(m / "KNOWLEDGE" / "a.md", id="dup")
+    md(m / "KNOWLEDGE" / "b.md", id="dup")
+    assert_integrity(m, "Duplicate canonical ID dup: KNOWLEDGE/a.md and KNOWLEDGE/b.md")
+    (m / "KNOWLEDGE" / "b.md").unlink()
+    (m / "KNOWLEDGE" / "bad.md").write_bytes(b"---\nid: bad\n---\n\xff\xfe\n")
+    assert_integrity(m, "Canonical text is not valid UTF-8 at KNOWLEDGE/bad.md")
+    (m / "KNOWLEDGE" / "bad.md").write_text("---\nid: bad\n---\nnul \x00 here\n")
+    assert_integrity(m, "forbidden control or malformed Unicode at KNOWLEDGE/bad.md")
+    (m / "KNOWLEDGE" / "bad.md").write_text("---\nid: bad\ncreated: 2026-04-31\n---\n")
+    assert_integrity(m, "Invalid created timestamp for bad: 2026-04-31")
+
+
+def test_symlinks_escapes_and_special_files_below_the_root(tmp_path):
+    m = tmp_path / "M"
+    md(m / "KNOWLEDGE" / "a.md", id="a")
+    outside = md(tmp_path / "outside.md", id="o")
+    link = m / "KNOWLEDGE" / "link.md"
+    link.symlink_to(outside)
+    assert_integrity(m, "Canonical path is a symlink")
+    link.unlink()
+    (m / "KNOWLEDGE" / "dirlink").symlink_to(tmp_path)
+    assert_integrity(m, "Canonical path is a symlink")
+    (m / "KNOWLEDGE" / "dirlink").unlink()
+    (m / "KNOWLEDGE" / "note.txt").symlink_to(outside)  # any symlink, whatever its name
+    assert_integrity(m, "Canonical path is a symlink")
+    (m / "KNOWLEDGE" / "note.txt").unlink()
+    os.mkfifo(m / "KNOWLEDGE" / "pipe.md")
+    assert_integrity(m, "Canonical path is not a regular file")
+    (m / "KNOWLEDGE" / "pipe.md").unlink()
+    (m / "KNOWLEDGE" / "folder.jsonl").mkdir()
+    code, env = status(m)
+    assert code == 0  # a directory named *.jsonl is walked, not read
+    (m / "KNOWLEDGE" / "folder.jsonl").rmdir()
+    (m / "DA_MEMORY.md").mkdir()
+    assert_integrity(m, "Canonical path is not a regular file")
+    (m / "DA_MEMORY.md").rmdir()
+    (m / "DA_MEMORY.md").symlink_to(outside)
+    assert_integrity(m, "Canonical path is not a regular file")
+    (m / "DA_MEMORY.md").unlink()
+    (m / "KNOWLEDGE").rename(m / "K2")
+    (m / "KNOWLEDGE").symlink_to(m / "K2")
+    assert_integrity(m, "Canonical path is a symlink")
+
+
+def test_undecodable_file_name_is_an_integrity_error(tmp_path):
+    m = tmp_path / "M"
+    md(m / "KNOWLEDGE" / "a.md", id="a")
+    with open(os.path.join(os.fsencode(m / "KNOWLEDGE"), b"bad\xff.md"), "w") as handle:
+        handle.write("---\nid: b\n---\n")
+    assert_integrity(m, "not valid UTF-8")
+
+
+def test_limits_are_checked_before_content_is_read(tmp_path):
+    m = tmp_path / "M"
+    md(m / "KNOWLEDGE" / "a.md", id="a")
+    big = m / "KNOWLEDGE" / "big.md"
+    with open(big, "wb") as handle:  # sparse: 8 MiB + 1 of zero bytes, never read
+        handle.truncate(8 * 1024 * 1024 + 1)
+    assert_integrity(m, "Canonical file exceeds per-file byte limit (8388608): KNOWLEDGE/big.md")
+    big.unlink()
+    for index in range(17):
+        with open(m / "KNOWLEDGE" / f"part{index}.md", "wb") as handle:
+            handle.truncate(8 * 1024 * 1024)
+    assert_integrity(m, "Canonical corpus exceeds total byte limit (134217728)")
+
+
+def test_file_count_limit(tmp_path):
+    m = tmp_path / "M"
+    knowledge = m / "KNOWLEDGE"
+    knowledge.mkdir(parents=True)
+    for index in range(10_001):
+        (knowledge / f"n{index}.md").write_text("x")
+    assert_integrity(m, "Canonical corpus exceeds file count limit (10000)")
+
+
+def test_record_count_limit(tmp_path):
+    m = tmp_path / "M"
+    line = '{"id":"%d","type":"t","title":"t","created":"2026-01-01","updated":"2026-01-01","content":"c"}\n'
+    write(m / "KNOWLEDGE" / "many.jsonl", "".join(line % i for i in range(50_001)))
+    assert_integrity(m, "Canonical corpus exceeds record count limit (50000)")
+    write(m / "KNOWLEDGE" / "many.jsonl", "".join(line % i for i in range(50_000)))
+    code, env = status(m)
+    assert code == 0 and env["data"]["canonical"]["records"] == 50_000

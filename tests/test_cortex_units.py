@@ -1,0 +1,76 @@
+"""Pure helpers the contract's outputs depend on: timestamps, JS number text, JSON output."""
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, strategies as st
+
+from cortex.jscompat import js_len, js_number, js_number_to_string
+from cortex.jsjson import dumps
+from cortex.search import round6
+from cortex.timestamps import iso_from_ms, parse_timestamp_ms
+
+
+@pytest.mark.parametrize("value, ms", [
+    ("1970-01-01", 0),
+    ("2026-01-06", 1767657600000),
+    ("2026-01-06T01:02Z", 1767661320000),
+    ("2026-01-06T01:02:03.4567Z", 1767661323456),
+    ("2026-01-06T02:00:00+01:00", 1767657600000 + 3600000),
+    ("2024-02-29", 1709164800000),
+])
+def test_valid_timestamps(value, ms):
+    assert parse_timestamp_ms(value) == ms
+
+
+@pytest.mark.parametrize("value", [
+    "2026-01-06T01:02:03", "2026-01-06 01:02:03Z", "2026-02-29", "2026-00-10", "2026-01-32", "2026-01-01T23:60Z",
+    "2026-01-01T00:00:60Z", "2026-01-01T00:00+24:00", "26-01-01", "2026-1-1", "", "0050-01-01",
+    "2026-01-01T00:00:00.1234567890Z", None, 20260101,
+])
+def test_invalid_timestamps(value):
+    assert parse_timestamp_ms(value) is None
+
+
+@given(st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(9999, 12, 31)))
+def test_iso_round_trip(moment):
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    parsed = parse_timestamp_ms(text)
+    assert parsed is not None and iso_from_ms(parsed) == text
+
+
+@pytest.mark.parametrize("value, text", [
+    (0.0, "0"), (2.0, "2"), (1.5, "1.5"), (1e-7, "1e-7"), (0.000001, "0.000001"), (1e21, "1e+21"),
+    (123456789012345680000.0, "123456789012345680000"), (0.00005, "0.00005"), (-2.5e-8, "-2.5e-8"),
+])
+def test_js_number_text(value, text):
+    assert js_number_to_string(value) == text
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_js_number_text_round_trips(value):
+    assert float(js_number_to_string(value)) == value
+
+
+def test_js_number_parsing_and_length():
+    assert js_number(" 12 ") == 12 and js_number("1e2") == 100 and js_number("0x10") == 16
+    assert math.isnan(js_number("12px")) and js_number("") == 0
+    assert js_len("a😀") == 3 and js_len("abc") == 3
+
+
+def test_dumps_matches_json_for_plain_values_and_escapes_lone_surrogates():
+    value = {"a": [1, "x\"\n\u0001é", None, True, {"b": []}]}
+    assert dumps(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    assert dumps("\ud800") == '"\\ud800"'
+    assert dumps([2.0, 0.1]) == "[2,0.1]"
+
+
+def test_round6_is_half_up_on_the_exact_value():
+    # (5e-7).toFixed(6) is "0.000000": the double is just below the tie
+    assert round6(0.0000005) == 0.0
+    assert round6(1.0000015) == 1.000001
+    assert round6(0.0000015) == 0.000002  # this double is just above the tie
+    assert round6(0.12345649) == 0.123456 and round6(2.5) == 2.5

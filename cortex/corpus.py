@@ -211,6 +211,12 @@ def validate_record(record: CortexRecord) -> CortexRecord:
     return record
 
 
+def _related_slugs(content: str) -> list[str]:
+    if "slug:" not in content:  # the common case; the full pattern is comparatively slow
+        return []
+    return [_scalar(m.group(1)) for m in _RELATED.finditer(content)]
+
+
 def parse_markdown(path: str, root: str) -> CortexRecord:
     rel = os.path.relpath(path, root)
     raw = read_canonical_utf8(path, rel)
@@ -229,7 +235,7 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
             session=fields.get("source_session") or None,
             path=rel,
             content=content,
-            related=[_scalar(m.group(1)) for m in _RELATED.finditer(content)],
+            related=_related_slugs(content),
             valid_from=fields.get("valid_from") or None,
             valid_until=fields.get("valid_until") or None,
         )

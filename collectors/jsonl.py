@@ -9,58 +9,16 @@ costs constant memory.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from cortex.safeio import UnsafeFile, iter_lines
 from collectors.fsprobe import describe_os_error, probe_file
 from health.model import EvidenceStatus, FileState, MalformedLine
+from health.strictjson import parse_object
 
 MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20
-
-
-class _RowError(ValueError):
-    pass
-
-
-def _no_constants(name: str):
-    raise _RowError(f"non-finite number {name}")
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
-    row = dict(pairs)
-    if len(row) != len(pairs):
-        seen: set[str] = set()
-        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
-        raise _RowError(f"duplicate key {duplicate!r}")
-    return row
-
-
-def parse_row(raw: bytes) -> dict | str:
-    """The row as a dict, or the reason it is malformed."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        return f"invalid UTF-8 at byte {error.start}"
-    try:
-        value = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
-    except _RowError as error:
-        return str(error)
-    except json.JSONDecodeError as error:
-        return f"invalid JSON: {error.msg} at column {error.colno}"
-    except (ValueError, RecursionError) as error:  # huge integers, absurd nesting
-        return f"invalid JSON: {type(error).__name__}"
-    if not isinstance(value, dict):
-        return f"not a JSON object ({_json_type(value)})"
-    return value
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array"}.get(type(value), "value")
 
 
 @dataclass(frozen=True)
@@ -95,7 +53,7 @@ def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | N
             elif not raw.strip():
                 continue
             else:
-                row = parse_row(raw)
+                row = parse_object(raw)
             if isinstance(row, str):
                 total += 1
                 if len(malformed) < MAX_REPORTED_LINES:

@@ -1,0 +1,81 @@
+"""Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
+
+Called through collectors.registry. Parsing is cortex.hotmemory's (the one shared parser);
+this module only reads each file safely and keeps counts plus a bounded list of the
+entries the next curation write would silently drop.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from collectors.fsprobe import probe_file
+from collectors.layout import Layout
+from collectors.registry import Collector
+from collectors.text import clip
+from cortex.hotmemory import check_markers, read_diagnostics
+from cortex.safeio import UnsafeFile, read_bounded
+from health.model import EvidenceStatus, FileState
+
+MAX_HOT_BYTES = 1 << 20
+MAX_DROPPED_LISTED = 10
+
+
+@dataclass(frozen=True)
+class Markers:
+    begins: int
+    ends: int
+    inverted: bool
+    ok: bool
+
+
+@dataclass(frozen=True)
+class DroppedEntry:
+    entry: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class HotFile:
+    label: str
+    file: FileState
+    markers: Markers | None = None
+    valid_entries: int | None = None
+    cap_entries: int | None = None
+    chars_used: int | None = None
+    dropped: tuple[DroppedEntry, ...] = ()
+    dropped_total: int = 0
+
+
+@dataclass(frozen=True)
+class HotMemoryEvidence:
+    status: EvidenceStatus
+    files: tuple[HotFile, ...]
+
+
+def read_hot_file(label: str, path: str) -> HotFile:
+    state = probe_file(path)
+    if state.status is not EvidenceStatus.OK:
+        return HotFile(label, state)
+    try:
+        text = read_bounded(path, MAX_HOT_BYTES).decode("utf-8")
+    except UnicodeDecodeError as error:
+        return HotFile(label, FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"))
+    except (UnsafeFile, OSError) as error:
+        return HotFile(label, FileState(path, EvidenceStatus.UNREADABLE, str(error)))
+    check = check_markers(text)
+    diagnostics = read_diagnostics(text)
+    dropped = diagnostics["dropped_invalid"]
+    return HotFile(
+        label, state, Markers(check.begins, check.ends, check.inverted, check.ok), diagnostics["count"],
+        diagnostics["cap_entries"], diagnostics["chars_used"],
+        tuple(DroppedEntry(clip(row["entry"]), row["reason"]) for row in dropped[:MAX_DROPPED_LISTED]), len(dropped),
+    )
+
+
+def collect(layout: Layout) -> HotMemoryEvidence:
+    files = tuple(read_hot_file(label, path) for label, path in layout.hot_files)
+    worst = next((f.file.status for f in files if f.file.status is not EvidenceStatus.OK), EvidenceStatus.OK)
+    return HotMemoryEvidence(worst, files)
+
+
+COLLECTOR = Collector("hot_memory", 60, collect)

@@ -1,0 +1,38 @@
+"""Collect stage: proposal evidence, the pending rows of O/pending-proposals.jsonl.
+
+Called through collectors.registry. Pending means `status` is exactly the string "pending".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from collectors.jsonl import scan_jsonl
+from collectors.layout import Layout
+from collectors.registry import Collector
+from health.model import EvidenceStatus, FileState, MalformedLine
+
+LOG_NAME = "pending-proposals.jsonl"
+
+
+@dataclass(frozen=True)
+class ProposalEvidence:
+    status: EvidenceStatus
+    log: FileState
+    rows: int
+    pending: int
+    malformed: tuple[MalformedLine, ...]
+    malformed_total: int
+
+
+def collect(layout: Layout) -> ProposalEvidence:
+    pending = [0]
+
+    def visit(_line: int, row: dict) -> None:
+        if row.get("status") == "pending" and isinstance(row.get("status"), str):
+            pending[0] += 1
+
+    scan = scan_jsonl(layout.evidence(LOG_NAME), visit, anchor=layout.memory)
+    return ProposalEvidence(scan.status, scan.file, scan.rows, pending[0], scan.malformed, scan.malformed_total)
+
+
+COLLECTOR = Collector("proposals", 30, collect)

@@ -1,0 +1,58 @@
+"""Collect stage: reviewer cadence state, O/review-state.json.
+
+Called through collectors.registry. Reads the file with a size bound, keeps the scalar
+fields the evaluator needs and says precisely why the file is unusable when it is.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from collectors.fsprobe import probe_file
+from collectors.layout import Layout
+from collectors.registry import Collector
+from collectors.text import brief
+from cortex.safeio import UnsafeFile, read_bounded
+from cortex.timestamps import parse_timestamp_ms
+from health.model import EvidenceStatus, FileState
+from health.strictjson import parse_object
+
+FILE_NAME = "review-state.json"
+MAX_STATE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class ReviewStateEvidence:
+    status: EvidenceStatus
+    file: FileState
+    problem: str | None = None  # why the content is unusable
+    last_review_at: object = None
+    last_review_ms: int | None = None
+    turn_count_since_last_review: object = None
+    pending_review: object = None
+
+
+def collect(layout: Layout) -> ReviewStateEvidence:
+    path = layout.evidence(FILE_NAME)
+    state = probe_file(path, layout.memory)
+    if state.status is not EvidenceStatus.OK:
+        return ReviewStateEvidence(state.status, state)
+    try:
+        data = read_bounded(path, MAX_STATE_BYTES)
+    except (UnsafeFile, OSError) as error:
+        state = FileState(path, EvidenceStatus.UNREADABLE, str(error))
+        return ReviewStateEvidence(state.status, state)
+    parsed = parse_object(data.strip())
+    if isinstance(parsed, str):
+        return ReviewStateEvidence(EvidenceStatus.MALFORMED, state, parsed)
+    raw = parsed.get("last_review_at")
+    at_ms = parse_timestamp_ms(raw)
+    problem = None
+    if raw is not None and at_ms is None:
+        problem = "last_review_at is not a valid timestamp"
+    return ReviewStateEvidence(
+        EvidenceStatus.MALFORMED if problem else EvidenceStatus.OK, state, problem, brief(raw), at_ms,
+        brief(parsed.get("turn_count_since_last_review")), brief(parsed.get("pending_review")),
+    )
+
+
+COLLECTOR = Collector("review_state", 70, collect)

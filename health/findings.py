@@ -1,0 +1,43 @@
+"""Evaluate stage: small constructors shared by the rules in health.rules.
+
+`detail` conventions: `measured`, `threshold` and `unit` (ms | bytes | count) let reporters
+print "measured vs threshold" without knowing each rule.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from health.model import Finding, Severity
+
+
+def _clean(detail: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in detail.items() if value is not None}
+
+
+def ok(id: str, message: str, **detail: Any) -> Finding:
+    return Finding(id, Severity.OK, message, _clean(detail))
+
+
+def warn(id: str, message: str, **detail: Any) -> Finding:
+    return Finding(id, Severity.WARN, message, _clean(detail))
+
+
+def critical(id: str, message: str, **detail: Any) -> Finding:
+    return Finding(id, Severity.CRITICAL, message, _clean(detail))
+
+
+def line_list(malformed: tuple, total: int) -> str:
+    shown = ", ".join(str(item.line) for item in malformed)
+    more = total - len(malformed)
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def malformed_detail(malformed: tuple, total: int) -> dict[str, Any]:
+    return {"lines": [{"line": m.line, "reason": m.reason} for m in malformed], "malformed_total": total}
+
+
+def human_ms(ms: float) -> str:
+    for size, unit in ((86_400_000, "d"), (3_600_000, "h"), (60_000, "min"), (1000, "s")):
+        if abs(ms) >= size:
+            return f"{ms / size:.1f} {unit}"
+    return f"{ms:.0f} ms"

@@ -1,0 +1,60 @@
+"""Evaluate stage rule: hot-memory files. Used by health.evaluate through the rule registry.
+
+A missing or unreadable hot file, or corrupt markers, means the assistant may load nothing:
+critical. Invalid on-disk entries would be erased by the next curation write: warn.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from collectors.hot_memory import HotFile, HotMemoryEvidence
+from health.findings import critical, ok, warn
+from health.model import EvidenceStatus, Finding, as_json
+from health.rules import Context, Rule
+
+FILE_NAMES = {"principal": "PRINCIPAL_MEMORY.md", "da": "DA_MEMORY.md"}
+
+
+def judge(ev: HotMemoryEvidence, ctx: Context) -> Iterator[Finding]:
+    for hot in ev.files:
+        yield from judge_file(hot, ctx)
+
+
+def judge_file(hot: HotFile, ctx: Context) -> Iterator[Finding]:
+    label, path = hot.label, hot.file.path
+    name = FILE_NAMES.get(label, path)
+    if hot.file.status is EvidenceStatus.MISSING:
+        yield critical(f"{label}-memory-missing", f"{name} missing.", path=path)
+        return
+    if hot.file.status is not EvidenceStatus.OK:
+        yield critical(f"markers-unreadable:{label}", f"{name} cannot be read: {hot.file.reason}.",
+                       path=path, reason=hot.file.reason)
+        return
+    yield ok(f"{label}-memory-present", f"{name} present.", path=path)
+    markers = hot.markers
+    if markers.ok:
+        yield ok(f"markers-ok:{label}", f"{label} memory markers well-formed (1 BEGIN, 1 END, in order).")
+    else:
+        yield critical(f"markers-corrupt:{label}",
+                       f"{label} memory markers malformed ({markers.begins} BEGIN, {markers.ends} END"
+                       f"{', END before BEGIN' if markers.inverted else ''}): readers may load nothing.",
+                       begins=markers.begins, ends=markers.ends, inverted=markers.inverted, path=path)
+    if hot.dropped_total:
+        one = hot.dropped_total == 1
+        yield warn(f"pending-silent-loss:{label}",
+                   f"{label} memory has {hot.dropped_total} on-disk entr{'y that fails' if one else 'ies that fail'} "
+                   f"validation: the next curation write erases {'it' if one else 'them'} silently.",
+                   dropped=as_json(hot.dropped), total=hot.dropped_total, path=path)
+    else:
+        yield ok(f"entries-valid:{label}", f"Every {label} memory entry is valid.")
+    cap = ctx.thresholds["cap_pressure"]
+    where = dict(measured=hot.valid_entries, threshold=cap, unit="count", cap_entries=hot.cap_entries)
+    if hot.valid_entries >= cap:
+        yield warn(f"cap-pressure:{label}",
+                   f"{label} memory at {hot.valid_entries}/{hot.cap_entries}: the next curation must consolidate.",
+                   **where)
+    else:
+        yield ok(f"cap-ok:{label}", f"{label} memory has headroom ({hot.valid_entries}/{hot.cap_entries}).", **where)
+
+
+RULE = Rule("hot_memory", 60, judge)

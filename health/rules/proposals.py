@@ -1,0 +1,37 @@
+"""Evaluate stage rule: proposal evidence. Used by health.evaluate through the rule registry."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from collectors.proposals import ProposalEvidence
+from health.findings import line_list, malformed_detail, ok, warn
+from health.model import EvidenceStatus, Finding
+from health.rules import Context, Rule
+
+
+def judge(ev: ProposalEvidence, ctx: Context) -> Iterator[Finding]:
+    log = ev.log
+    if log.status is EvidenceStatus.MISSING:
+        yield warn("proposal-evidence-missing", "Proposal evidence is absent: pending-proposals.jsonl does not exist.",
+                   path=log.path)
+        return
+    if log.status is EvidenceStatus.UNREADABLE:
+        yield warn("proposal-evidence-malformed", f"Proposal log is unreadable: {log.reason}.",
+                   path=log.path, reason=log.reason)
+        return
+    if ev.malformed_total:
+        yield warn("proposal-evidence-malformed",
+                   f"pending-proposals.jsonl has malformed lines ({line_list(ev.malformed, ev.malformed_total)}).",
+                   path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
+    else:
+        yield ok("proposal-evidence-ok", f"{ev.rows} proposal rows read.", path=log.path)
+    backlog = ctx.thresholds["proposal_backlog"]
+    where = dict(path=log.path, measured=ev.pending, threshold=backlog, unit="count")
+    if ev.pending > backlog:
+        yield warn("proposal-backlog-high", f"Pending proposal backlog {ev.pending} exceeds threshold {backlog}.",
+                   **where)
+    else:
+        yield ok("proposal-backlog-ok", f"{ev.pending} pending proposals (threshold {backlog}).", **where)
+
+
+RULE = Rule("proposals", 30, judge)

@@ -1,0 +1,49 @@
+"""Evaluate stage rule: retrieval evidence. Used by health.evaluate through the rule registry.
+
+Only a well-formed, valid, past latest row within the window proves retrieval works.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from collectors.retrieval import RetrievalEvidence
+from health.findings import human_ms, line_list, malformed_detail, ok, warn
+from health.model import EvidenceStatus, Finding
+from health.rules import Context, Rule
+
+
+def judge(ev: RetrievalEvidence, ctx: Context) -> Iterator[Finding]:
+    log = ev.log
+    stale = ctx.thresholds["retrieval_stale_ms"]
+    if log.status is EvidenceStatus.MISSING:
+        yield warn("retrieval-missing", "No retrieval evidence: memory-retrievals.jsonl does not exist.",
+                   path=log.path, threshold=stale, unit="ms")
+    elif log.status is EvidenceStatus.UNREADABLE:
+        yield warn("retrieval-evidence-malformed", f"Retrieval log is unreadable: {log.reason}.",
+                   path=log.path, reason=log.reason)
+    elif ev.malformed_total:
+        yield warn("retrieval-evidence-malformed",
+                   f"memory-retrievals.jsonl has malformed lines ({line_list(ev.malformed, ev.malformed_total)}).",
+                   path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
+    elif ev.latest is None:
+        yield warn("retrieval-missing", "No retrieval evidence: memory-retrievals.jsonl has no rows.",
+                   path=log.path, threshold=stale, unit="ms")
+    elif ev.latest.problem:
+        yield warn("retrieval-evidence-malformed", f"Latest retrieval row is invalid: {ev.latest.problem}.",
+                   path=log.path, line=ev.latest.line, reason=ev.latest.problem)
+    else:
+        yield freshness(ev, ctx.now_ms - ev.latest.at_ms, stale)
+
+
+def freshness(ev: RetrievalEvidence, age: int, stale: float) -> Finding:
+    where = dict(path=ev.log.path, line=ev.latest.line, ts=ev.latest.ts, measured=age, unit="ms")
+    if age < 0:
+        return warn("retrieval-future", "Latest retrieval timestamp is in the future and cannot prove freshness.",
+                    **where)
+    if age > stale:
+        return warn("retrieval-stale", f"Latest retrieval is {human_ms(age)} old (threshold {human_ms(stale)}).",
+                    threshold=stale, **where)
+    return ok("retrieval-fresh", f"Latest retrieval is {human_ms(age)} old.", threshold=stale, **where)
+
+
+RULE = Rule("retrieval", 20, judge)

@@ -1,0 +1,94 @@
+"""Evaluate stage rule: reviewer evidence. Used by health.evaluate through the rule registry.
+
+Latest evidence wins over history: a malformed log, a stuck or parse-failed newer run
+directory, or a bad latest row is critical whatever succeeded before. The recent history
+(last 5 terminal rows) is judged separately: 3+ failures warn, any EAT_CAP is critical.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from collectors.reviewer import ReviewerEvidence
+from collectors.reviewer_rows import RowClass
+from health.findings import critical, human_ms, line_list, malformed_detail, ok, warn
+from health.model import EvidenceStatus, Finding
+from health.rules import Context, Rule
+
+FAILING_RUNS = 3  # of the last collectors.reviewer.HISTORY terminal rows
+
+
+def judge(ev: ReviewerEvidence, ctx: Context) -> Iterator[Finding]:
+    yield latest_run(ev, ctx)
+    yield from history(ev)
+
+
+def latest_run(ev: ReviewerEvidence, ctx: Context) -> Finding:
+    log = ev.log
+    if log.status is EvidenceStatus.UNREADABLE:
+        return critical("reviewer-evidence-invalid", f"Reviewer log is unreadable: {log.reason}.",
+                        path=log.path, reason=log.reason)
+    if ev.malformed_total:
+        return critical("reviewer-latest-parse-failed",
+                        f"reviewer-runs.jsonl has malformed lines ({line_list(ev.malformed, ev.malformed_total)}); "
+                        "an older success cannot stand in for them.",
+                        path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
+    runs = ev.run_directories
+    if runs.state.status is EvidenceStatus.UNREADABLE:
+        return critical("reviewer-evidence-invalid", f"Reviewer run folder is unreadable: {runs.state.reason}.",
+                        path=runs.state.path, reason=runs.state.reason)
+    grace = ctx.thresholds["reviewer_run_grace_ms"]
+    newest = runs.latest
+    row_ms = ev.latest.at_ms if ev.latest else None
+    if newest and (row_ms is None or newest.at_ms > row_ms):
+        if newest.has_parse_error:
+            return critical("reviewer-latest-parse-failed",
+                            f"Newest reviewer run {newest.run_id} left parse-error.txt and no terminal row.",
+                            runId=newest.run_id, path=newest.path)
+        age = ctx.now_ms - newest.at_ms
+        if age > grace:
+            return critical("reviewer-latest-timed-out",
+                            f"Newest reviewer run {newest.run_id} has no terminal row after {human_ms(age)} "
+                            f"(grace {human_ms(grace)}).",
+                            runId=newest.run_id, path=newest.path, measured=age, threshold=grace, unit="ms")
+    latest = ev.latest
+    if latest is None:
+        return warn("reviewer-evidence-missing", "No reviewer run has been recorded.",
+                    path=log.path, status=log.status.value)
+    where = dict(path=log.path, line=latest.line, runId=latest.run_id, ts=latest.ts)
+    if latest.classification is RowClass.INVALID:
+        return critical("reviewer-evidence-invalid", f"Latest reviewer row is invalid: {latest.problem}.",
+                        reason=latest.problem, **where)
+    if latest.classification in (RowClass.FAILED, RowClass.PARSE_FAILED, RowClass.TIMED_OUT):
+        return critical(f"reviewer-latest-{latest.classification.value}",
+                        f"Latest reviewer run is {latest.classification.value}.", error=latest.error, **where)
+    stale = ctx.thresholds["reviewer_stale_ms"]
+    age = ctx.now_ms - latest.at_ms
+    if age < 0:
+        return warn("reviewer-future", "Latest reviewer timestamp is in the future and cannot prove freshness.",
+                    measured=age, unit="ms", **where)
+    if age > stale:
+        return warn("reviewer-stale", f"Latest reviewer run is {human_ms(age)} old (threshold {human_ms(stale)}).",
+                    measured=age, threshold=stale, unit="ms", **where)
+    return ok("reviewer-fresh", f"Latest reviewer run ({latest.classification.value}) is {human_ms(age)} old.",
+              measured=age, threshold=stale, unit="ms", **where)
+
+
+def history(ev: ReviewerEvidence) -> Iterator[Finding]:
+    if not ev.history:
+        return
+    runs = len(ev.history)
+    failed = [row.run_id for row in ev.history if row.failed]
+    capped = [row.run_id for row in ev.history if row.eat_cap]
+    if capped:
+        yield critical("reviewer-eat-cap",
+                       f"{len(capped)} of the last {runs} reviewer runs dropped a fact on EAT_CAP.",
+                       runs=capped, measured=len(capped), unit="count")
+    if len(failed) >= FAILING_RUNS:
+        yield warn("reviewer-failing", f"{len(failed)} of the last {runs} reviewer runs failed.",
+                   runs=failed, measured=len(failed), threshold=FAILING_RUNS, unit="count")
+    if not capped and len(failed) < FAILING_RUNS:
+        yield ok("reviewer-healthy", f"{len(failed)} of the last {runs} reviewer runs failed; none hit EAT_CAP.",
+                 measured=len(failed), threshold=FAILING_RUNS, unit="count")
+
+
+RULE = Rule("reviewer", 10, judge)

@@ -1,0 +1,98 @@
+"""Orchestration: collect → evaluate → report → publish, for one audit. Called by health.cli.
+
+Returns the final report document; the CLI alone turns it into output and an exit code.
+Publication problems (a refused --report-path, a failed write or append) are findings in
+the report, so they are as visible as any other problem.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from collectors.layout import Layout, resolve_root
+from collectors.registry import collect_all
+from health.clock import Clock, resolve_clock
+from health.evaluate import evaluate
+from health.findings import critical, warn
+from health.model import Assessment, Finding
+from reports.document import build_report
+from thresholds.sources import EffectiveThresholds, resolve
+
+
+class AuditError(Exception):
+    """The audit cannot run at all (exit 3): an unusable root."""
+
+    def __init__(self, message: str, root: str | None = None):
+        super().__init__(message)
+        self.root = root
+
+
+@dataclass(frozen=True)
+class Options:
+    root: str | None = None
+    now: str | None = None
+    config: str | None = None
+    thresholds: tuple[tuple[str, str], ...] = ()
+    no_write: bool = False
+    report_path: str | None = None
+    index_manifest: str | None = None
+
+
+@dataclass
+class Audit:
+    """Everything one run measured and decided; `document()` renders the current state."""
+
+    layout: Layout
+    clock: Clock
+    thresholds: EffectiveThresholds
+    evidence: Mapping[str, Any]
+    assessment: Assessment
+    duration_ms: float  # collect + evaluate, fixed so every rendering of this run is identical
+    extra: list[Finding] = field(default_factory=list)
+
+    def document(self) -> dict[str, Any]:
+        assessment = Assessment(self.assessment.findings + tuple(self.extra))
+        return build_report(assessment=assessment, evidence=self.evidence, thresholds=self.thresholds,
+                            clock=self.clock, root=self.layout.root, duration_ms=self.duration_ms)
+
+
+def audit(options: Options, environ: Mapping[str, str]) -> Audit:
+    started = time.monotonic()
+    clock = resolve_clock(options.now, environ)
+    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
+    root = resolve_root(options.root, environ)
+    layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
+    if not os.path.isdir(layout.root):
+        raise AuditError(f"root {layout.root} is not a directory", layout.root)
+    evidence = collect_all(layout)
+    assessment = evaluate(evidence, thresholds, clock)
+    return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)
+
+
+def publish(run: Audit, options: Options) -> dict[str, Any]:
+    """Write the report where asked; returns the final document (with any publication finding)."""
+    from health.publish import append_line, report_path_problem, write_atomically
+    from reports.schema import report_json
+
+    if options.report_path is not None:
+        problem = report_path_problem(options.report_path, run.layout)
+        if problem:
+            run.extra.append(critical("report-path-refused", f"Report not written: {problem}; nothing was overwritten.",
+                                      path=options.report_path, reason=problem))
+        else:
+            document = run.document()
+            failure = write_atomically(options.report_path, report_json(document) + "\n")
+            if failure:
+                run.extra.append(critical("report-write-failed", f"Report not written: {failure}.",
+                                          path=options.report_path, reason=failure))
+    document = run.document()
+    if not options.no_write:
+        failure = append_line(run.layout, report_json(document))
+        if failure:
+            run.extra.append(warn("health-log-append-failed", f"Report not appended to the health log: {failure}.",
+                                  path=run.layout.health_log, reason=failure))
+            document = run.document()
+    return document

@@ -1,0 +1,130 @@
+"""Thresholds stage: effective thresholds from defaults < config file < environment < CLI.
+
+Called by the CLI before evaluation. Every effective value carries its source. A value
+that is not a finite number > 0 (or names no threshold) is recorded as a problem and the
+lower-precedence value stays in force, so no comparison is ever disabled; the evaluator
+turns each problem into `cortex-threshold-invalid`.
+"""
+from __future__ import annotations
+
+import enum
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from cortex.safeio import UnsafeFile, read_bounded
+from health.strictjson import parse_object
+from thresholds.defaults import BY_ALIAS, BY_NAME, THRESHOLDS, ThresholdSpec
+
+MAX_CONFIG_BYTES = 1 << 20
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
+
+
+class Source(str, enum.Enum):
+    DEFAULT = "default"
+    CONFIG = "config"
+    ENV = "env"
+    CLI = "cli"
+
+
+@dataclass(frozen=True)
+class Threshold:
+    name: str
+    value: int | float
+    source: Source
+    origin: str | None  # the variable, file or flag that set it
+    unit: str
+
+
+@dataclass(frozen=True)
+class ThresholdProblem:
+    name: str
+    value: object  # as given
+    source: Source
+    origin: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class EffectiveThresholds:
+    values: tuple[Threshold, ...]
+    problems: tuple[ThresholdProblem, ...] = ()
+    config_problem: str | None = None  # the config file could not be used at all
+    config_path: str | None = None
+
+    def __getitem__(self, name: str) -> int | float:
+        return self.get(name).value
+
+    def get(self, name: str) -> Threshold:
+        return next(item for item in self.values if item.name == name)
+
+
+def number_from(value: object) -> tuple[int | float | None, str | None]:
+    """(number, None) for a finite number > 0, else (None, reason). Integral values become ints."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not _DECIMAL.match(text):
+            return None, "not a decimal number"
+        number: float = float(text)
+    elif type(value) in (int, float):
+        number = float(value)
+    else:
+        return None, "not a number"
+    if not math.isfinite(number):
+        return None, "not finite"
+    if number <= 0:
+        return None, "not greater than 0"
+    return (int(number) if number.is_integer() and abs(number) < 2**53 else number), None
+
+
+def spec_named(name: str) -> ThresholdSpec | None:
+    return BY_NAME.get(name) or BY_ALIAS.get(name)
+
+
+def read_config(path: str) -> tuple[dict, str | None]:
+    """The config's threshold mapping, or ({}, why the file cannot be used)."""
+    try:
+        data = read_bounded(path, MAX_CONFIG_BYTES, follow_symlinks=True)
+    except FileNotFoundError:
+        return {}, f"config file not found: {path}"
+    except (UnsafeFile, OSError) as error:
+        return {}, f"config file unreadable: {error}"
+    parsed = parse_object(data.strip())
+    if isinstance(parsed, str):
+        return {}, f"config file is not a JSON object: {parsed}"
+    if set(parsed) != {"thresholds"} or not isinstance(parsed["thresholds"], dict):
+        return {}, 'config file must be exactly {"thresholds": {NAME: VALUE, ...}}'
+    return parsed["thresholds"], None
+
+
+def resolve(environ: Mapping[str, str], *, config_path: str | None = None,
+            cli: Iterable[tuple[str, str]] = ()) -> EffectiveThresholds:
+    current = {spec.name: Threshold(spec.name, spec.default, Source.DEFAULT, None, spec.unit) for spec in THRESHOLDS}
+    problems: list[ThresholdProblem] = []
+
+    def offer(name: str, raw: object, source: Source, origin: str) -> None:
+        spec = spec_named(name)
+        if spec is None:
+            problems.append(ThresholdProblem(name, raw, source, origin, "unknown threshold name"))
+            return
+        # A config file is JSON: a quoted "40" is a typo'd type, not a number.
+        number, reason = (None, "not a JSON number") if source is Source.CONFIG and isinstance(raw, str) \
+            else number_from(raw)
+        if reason:
+            problems.append(ThresholdProblem(spec.name, raw, source, origin, reason))
+            return
+        current[spec.name] = Threshold(spec.name, number, source, origin, spec.unit)
+
+    config_problem = None
+    if config_path is not None:
+        overrides, config_problem = read_config(config_path)
+        for name, raw in overrides.items():
+            offer(name, raw, Source.CONFIG, config_path)
+    for spec in THRESHOLDS:
+        if spec.env in environ:
+            offer(spec.name, environ[spec.env], Source.ENV, spec.env)
+    for name, raw in cli:
+        offer(name, raw, Source.CLI, "--threshold")
+    ordered = tuple(current[spec.name] for spec in THRESHOLDS)
+    return EffectiveThresholds(ordered, tuple(problems), config_problem, config_path)

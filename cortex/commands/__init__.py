@@ -9,7 +9,7 @@ import importlib
 
 from cortex.invocation import CommandSpec
 
-_MODULES = ("read",)
+_MODULES = ("read", "benchmark")
 
 
 def registry() -> dict[str, CommandSpec]:

@@ -108,7 +108,8 @@ def search(inv: Invocation) -> dict:
     recency = js_number(inv.option("--recency") or "0")
     if not math.isfinite(recency) or recency < 0:
         raise InvalidInput("--recency must be non-negative")
-    ranked = apply_recency(rank_bm25(narrowed, query), recency)
+    # The same tokenizer for the query limit above and for ranking: query and records agree.
+    ranked = apply_recency(rank_bm25(narrowed, query, tokenizer=terms), recency)
     cards = [to_card(row.record, row.score) for row in ranked]
     page = _paged(cards, inv, f"page must be positive and page-size at most {PAGE_SIZE}")
     expand = inv.option("--expand")

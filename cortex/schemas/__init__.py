@@ -9,10 +9,13 @@ HERE = Path(__file__).parent
 
 def generated() -> dict[str, dict]:
     """File name → schema, for every schema this package publishes."""
+    from cortex.benchmark.schema import benchmark_json_schema
     from cortex.envelope import envelope_json_schema
 
-    return {"lifeos-cortex-v1.schema.json": envelope_json_schema()}
-
+    return {
+        "lifeos-cortex-v1.schema.json": envelope_json_schema(),
+        "lifeos-cortex-benchmark-v1.schema.json": benchmark_json_schema(),
+    }
 
 def render(schema: dict) -> str:
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"

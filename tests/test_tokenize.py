@@ -1,0 +1,151 @@
+"""The production tokenizer: ASCII exactly as the reference, Unicode words, CJK bigrams."""
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cortex import unicode_tables as tables
+from cortex.tokenize import ascii_terms, fold, general_terms, terms, unicode_terms
+
+ascii_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=300)
+
+
+def reference_terms(text: str) -> list[str]:
+    """The reference tokenizer, transcribed independently: text.toLowerCase().match(/[a-z0-9]+/g)."""
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+@given(ascii_text)
+def test_ascii_text_gives_exactly_the_reference_tokens(text):
+    assert unicode_terms(text) == reference_terms(text)
+    assert ascii_terms(text) == reference_terms(text)
+
+
+@given(ascii_text)
+def test_the_unicode_path_itself_agrees_with_the_reference_on_ascii(text):
+    # Bypass the fast path: the general NFKC/casefold/run machinery must not change ASCII either.
+    assert general_terms(fold(text)) == reference_terms(text)
+
+
+def test_production_default_is_the_unicode_tokenizer():
+    import cortex.search
+
+    assert terms is unicode_terms
+    assert cortex.search.rank_bm25.__defaults__ == (unicode_terms,)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("向量索引", ["向量", "量索", "索引"]),
+        ("中", ["中"]),  # a lone CJK character stays one term
+        ("中。文", ["中", "文"]),  # punctuation ends a stretch
+        ("用GPT模型做检索 BM25", ["用", "gpt", "模型", "型做", "做检", "检索", "bm25"]),
+        ("東京に行く", ["東京", "京に", "に行", "行く"]),  # Han + Hiragana in one stretch
+        ("カタカナ・ひらがな", ["カタ", "タカ", "カナ", "ひら", "らが", "がな"]),  # ・ separates
+        ("ｶﾀｶﾅ", ["カタ", "タカ", "カナ"]),  # halfwidth Katakana folded by NFKC
+        ("데이터베이스를 사용", ["데이", "이터", "터베", "베이", "이스", "스를", "사용"]),
+        ("2024年3月", ["2024", "年", "3", "月"]),
+        ("ＡＢＣ１２３，Ｘ", ["abc123", "x"]),  # full-width Latin folded by NFKC
+        ("Straße ΣΊΣΥΦΟΣ", ["strasse", "σίσυφοσ"]),  # case folding, not just lowering
+        ("café naïve", ["café", "naïve"]),  # one Unicode word, not "caf" + "na" + "ve"
+        ("हिन्दी भाषा", ["हिन्दी", "भाषा"]),  # combining vowel signs stay inside the word
+        ("葛\U000e0100城", ["葛城"]),  # variation selectors do not split a Han stretch
+        ("“smart quotes” — and_underscores", ["smart", "quotes", "and", "underscores"]),
+        ("ℌello 𝐰𝐨𝐫𝐥𝐝", ["hello", "world"]),
+    ],
+)
+def test_unicode_examples(text, expected):
+    assert unicode_terms(text) == expected
+
+
+def test_ascii_tokenizer_sees_nothing_in_chinese():
+    assert ascii_terms("向量索引的召回率") == []
+    assert unicode_terms("向量索引的召回率") != []
+
+
+cjk_char = st.characters(min_codepoint=0x4E00, max_codepoint=0x9FFF)
+
+
+@given(st.text(alphabet=cjk_char, min_size=2, max_size=40))
+def test_a_han_stretch_becomes_its_overlapping_bigrams(text):
+    assert unicode_terms(text) == [text[i : i + 2] for i in range(len(text) - 1)]
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=200))
+def test_terms_are_nonempty_words_and_stable_under_retokenizing(text):
+    result = unicode_terms(text)
+    for term in result:
+        assert term and not any(ch.isspace() for ch in term) and "_" not in term
+    # A term is its own tokenization: queries built from terms find the same terms.
+    for term in result:
+        assert unicode_terms(term) == [term]
+
+
+def test_mark_tables_cover_every_combining_mark_in_unicode():
+    marks = {code for code in range(sys.maxunicode + 1) if unicodedata.category(chr(code))[0] == "M"}
+    covered = {code for a, b in tables.mark_ranges() + tables.supplementary_mark_ranges() for code in range(a, b + 1)}
+    assert covered == marks
+
+
+def codes(ranges):
+    return [code for a, b in ranges for code in range(a, b + 1)]
+
+
+SEPARATORS = [chr(code) for code in codes(tables.separator_ranges())]
+LATIN_SAFE = [chr(code) for code in codes(tables.latin_safe_ranges())]
+
+
+def test_typographic_punctuation_is_among_the_plain_separators():
+    for char in "\u2014\u2013\u201c\u201d\u2018\u2019\u2026\u00a0\u2022\u00b7\u00ab\u00bb\u3001\u3002\u300c\uff0c\uff1a":
+        assert char in SEPARATORS, hex(ord(char))
+    for char in "\u2122\u00bd\u00b2\u00a8\u00b4_\u3005\u2460":  # ™ ½ ² ¨ ´ fold into words or marks
+        assert char not in SEPARATORS, hex(ord(char))
+
+
+def test_a_plain_separator_never_composes_with_the_letter_before_it():
+    for char in SEPARATORS:
+        for letter in "aeiouncgsAZ0":
+            assert fold(letter + char) == fold(letter) + fold(char), hex(ord(char))
+
+
+def test_latin_run_is_exactly_letters_and_digits_below_u0300():
+    run = tables.latin_run()
+    for code in range(tables.LATIN_LIMIT):
+        assert bool(run.fullmatch(chr(code))) == bool(re.fullmatch(r"[^\W_]", chr(code))), hex(code)
+
+
+def test_latin_safe_characters_fold_within_the_latin_blocks():
+    assert "\u00e9" in LATIN_SAFE and "\u00df" in LATIN_SAFE and "\u00aa" in LATIN_SAFE
+    for char in "\u00b5\u00b4\u0130\u00bd":  # µ ´ İ ½ fold beyond U+0300
+        assert char not in LATIN_SAFE
+
+
+fast_path_alphabet = st.sampled_from(
+    list("abcXYZ019 _-.,'\n") + SEPARATORS[:200:7] + LATIN_SAFE[128::5]
+    + list("\u00b5\u00b4\u0130\u00bd\u2122\u0301\u0308\u4e2d\u6587\u3042\ud55c\u0928\u093f\u03a3\u0436\U0001f600\ufe0f\uff21\uffbf\u3097")
+)
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=fast_path_alphabet, max_size=80))
+def test_every_fast_path_agrees_with_the_general_algorithm(text):
+    assert unicode_terms(text) == general_terms(fold(text))
+
+
+def test_each_latin_character_and_separator_agrees_with_the_general_algorithm_in_context():
+    for char in [chr(code) for code in range(0x80, tables.LATIN_LIMIT)] + SEPARATORS:
+        for context in ("a{}b", "{}", "x {} y", "\u00e9{}\u00fc", "\u4e2d{}\u6587"):
+            text = context.format(char)
+            assert unicode_terms(text) == general_terms(fold(text)), (hex(ord(char)), context)
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=80))
+def test_arbitrary_text_agrees_with_the_general_algorithm(text):
+    assert unicode_terms(text) == general_terms(fold(text))

@@ -138,3 +138,39 @@ def read_diagnostics(content: str) -> dict:
         "cap_chars": CAP_CHARS,
         "dropped_invalid": [row for row in validation.dropped if row["reason"] != "duplicate"],
     }
+
+
+_LAST_UPDATED = re.compile(r"^last_updated:[^\n]*$", re.M)
+_LAST_UPDATED_BY = re.compile(r"^last_updated_by:[^\n]*$", re.M)
+_CLOSING_FENCE = re.compile(r"\n---\n\Z")
+
+
+def _set_frontmatter_field(frontmatter: str, pattern: re.Pattern, key: str, value: str) -> str:
+    line = f"{key}: {value}"
+    if pattern.search(frontmatter):
+        return pattern.sub(lambda _match: line, frontmatter, count=1)
+    return _CLOSING_FENCE.sub(lambda _match: f"\n{line}\n---\n", frontmatter, count=1)
+
+
+def serialize_memory_content(
+    parsed: ParsedMemoryFile, entries: list[str] | tuple[str, ...], updated_by: str, updated_at: str
+) -> str:
+    """The one canonical shape: frontmatter → body → BEGIN → entries → END → newline.
+
+    Used by the hot writer, restore and init. There are no self-heal branches: a single
+    write converges any disordered file and a repeat write is byte-identical apart from the
+    stamp. A file without frontmatter stays without (nothing is invented); otherwise
+    last_updated / last_updated_by are replaced, or added before the closing fence.
+    """
+    frontmatter = parsed.frontmatter
+    if frontmatter:
+        frontmatter = _set_frontmatter_field(frontmatter, _LAST_UPDATED, "last_updated", updated_at)
+        frontmatter = _set_frontmatter_field(frontmatter, _LAST_UPDATED_BY, "last_updated_by", updated_by)
+    out = [frontmatter]
+    if parsed.body_lines:
+        out.append("\n".join(parsed.body_lines) + "\n\n")
+    out.append(BEGIN_MARKER + "\n")
+    if entries:
+        out.append("\n".join(entries) + "\n")
+    out.append(END_MARKER + "\n")
+    return "".join(out)

@@ -9,7 +9,7 @@ import importlib
 
 from cortex.invocation import CommandSpec
 
-_MODULES = ("read", "benchmark")
+_MODULES = ("read", "benchmark", "init", "hot", "write", "proposals")
 
 
 def registry() -> dict[str, CommandSpec]:

@@ -1,0 +1,147 @@
+"""Hot-memory commands: `cortex hot read|set|snapshots|restore`; registered with the CLI.
+
+  cortex hot read principal|da
+  cortex hot set principal|da [--allow-drastic]        full desired list on stdin, one entry per line
+  cortex hot snapshots [principal|da]
+  cortex hot restore principal|da SNAPSHOT [--allow-drastic]
+`set` is set-overwrite: what is omitted is forgotten. stdin is read with a byte bound,
+must be UTF-8 without control characters, and passes the privacy boundary as a whole
+(a private span may cross lines) before it is split into entries.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from cortex.corpus import assert_canonical_text
+from cortex.errors import IntegrityError, InvalidInput
+from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics
+from cortex.hotwriter import read_prior, resolve_target, write_entries
+from cortex.invocation import CommandSpec, Invocation
+from cortex.layout import HOT_LABELS
+from cortex.privacy import strip_private_content
+from cortex.safepaths import pin_tree, real_subdir
+from cortex.snapshots import RING, list_snapshots, read_snapshot
+from cortex.writecontext import WriteContext
+
+MAX_STDIN_BYTES = 262_144
+MAX_STDIN_LINES = 1_024
+_LINES = re.compile(r"\r?\n")
+
+
+def _label(args: list[str], usage: str) -> str:
+    if len(args) != 1 or args[0] not in HOT_LABELS:
+        raise InvalidInput(usage)
+    return args[0]
+
+
+def _decode(data: bytes, where: str) -> str:
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+        assert_canonical_text(text, where)
+    except UnicodeDecodeError:
+        raise IntegrityError(f"{where} is not valid UTF-8") from None
+    return text
+
+
+def read_stdin_bounded(stream, limit: int) -> bytes:
+    """At most `limit` bytes of stdin; a terminal is refused rather than waited on."""
+    stream = stream if stream is not None else sys.stdin
+    if stream is None:
+        return b""
+    if stream.isatty():
+        raise InvalidInput("hot set reads the entry list from stdin; pipe it in (one entry per line)")
+    binary = getattr(stream, "buffer", None)
+    if binary is not None:
+        data = binary.read(limit + 1)
+    else:
+        try:
+            data = stream.read(limit + 1).encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidInput("stdin is not valid UTF-8") from None
+    if len(data) > limit:
+        raise InvalidInput(f"stdin exceeds {limit} bytes")
+    return data
+
+
+def submitted_entries(data: bytes) -> list[str]:
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise InvalidInput("stdin is not valid UTF-8") from None
+    lines = _LINES.split(strip_private_content(text))
+    for number, line in enumerate(lines, start=1):
+        try:
+            assert_canonical_text(line, f"stdin line {number}")
+        except IntegrityError:
+            raise InvalidInput(f"stdin line {number} contains control characters or malformed Unicode") from None
+    entries = [line for line in lines if line.strip()]
+    if len(entries) > MAX_STDIN_LINES:
+        raise InvalidInput(f"stdin has more than {MAX_STDIN_LINES} non-empty lines")
+    return entries
+
+
+def _read(inv: Invocation, args: list[str]) -> dict:
+    label = _label(args, "hot read requires principal or da")
+    ctx = WriteContext.from_invocation(inv)
+    target = resolve_target(ctx, label)
+    text = _decode(read_prior(target).raw, ctx.layout.display(target.path))
+    markers = check_markers(text)
+    return {
+        "file": ctx.layout.display(target.path),
+        "target": label,
+        **read_diagnostics(text),
+        "markers": {"begins": markers.begins, "ends": markers.ends, "inverted": markers.inverted, "ok": markers.ok},
+    }
+
+
+def _updated_by(inv: Invocation, verb: str) -> str:
+    return f"cortex-{verb}:{inv.adapter}" if inv.adapter else f"cortex-{verb}"
+
+
+def _set(inv: Invocation, args: list[str]) -> dict:
+    if len(args) != 1:
+        raise InvalidInput("hot set requires principal or da (the entries come on stdin)")
+    entries = submitted_entries(read_stdin_bounded(inv.stdin, MAX_STDIN_BYTES))
+    ctx = WriteContext.from_invocation(inv)
+    return write_entries(ctx, args[0], entries, updated_by=_updated_by(inv, "hot-set"), allow_drastic=inv.flag("--allow-drastic"))
+
+
+def _snapshots(inv: Invocation, args: list[str]) -> dict:
+    if len(args) > 1 or (args and args[0] not in HOT_LABELS):
+        raise InvalidInput("hot snapshots accepts an optional principal or da")
+    label = args[0] if args else None
+    memory = pin_tree(inv.requested_memory_root(), what="Memory root")
+    parts = ("OBSERVABILITY", "memory-snapshots")
+    found = []
+    if os.path.lexists(os.path.join(memory, *parts)):
+        found = list_snapshots(real_subdir(memory, parts, create=False), label)
+    items = [snap.to_json() for snap in reversed(found)]  # newest first
+    return {"items": items, "total": len(items), "ring": RING}
+
+
+def _restore(inv: Invocation, args: list[str]) -> dict:
+    if len(args) != 2 or args[0] not in HOT_LABELS:
+        raise InvalidInput("hot restore requires principal or da and a snapshot name")
+    label, name = args
+    ctx = WriteContext.from_invocation(inv)
+    parsed = parse_memory_content(_decode(read_snapshot(ctx.layout.memory_root, label, name), f"snapshot {name}"))
+    result = write_entries(ctx, label, list(parsed.entries), updated_by=_updated_by(inv, "restore"),
+                           allow_drastic=inv.flag("--allow-drastic"), base=parsed)
+    return {**result, "restored_from": name}
+
+
+_SUBCOMMANDS = {"read": _read, "set": _set, "snapshots": _snapshots, "restore": _restore}
+
+
+def hot(inv: Invocation) -> dict:
+    sub = inv.positionals[0] if inv.positionals else None
+    if sub not in _SUBCOMMANDS:
+        raise InvalidInput(f"hot requires one of: {', '.join(_SUBCOMMANDS)}")
+    if inv.flag("--allow-drastic") and sub not in ("set", "restore"):
+        raise InvalidInput("--allow-drastic applies only to hot set and hot restore")
+    return _SUBCOMMANDS[sub](inv, inv.positionals[1:])
+
+
+COMMANDS = [CommandSpec("hot", hot, flag_options=frozenset({"--allow-drastic"}))]

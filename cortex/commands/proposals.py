@@ -1,0 +1,39 @@
+"""Proposal commands: `cortex proposals list|approve ID|reject ID`; registered with the CLI.
+
+  cortex proposals list [--status pending|approved|rejected]
+  cortex proposals approve ID      applies the edit to its pinned target, then marks it approved
+  cortex proposals reject ID
+Status changes rewrite O/pending-proposals.jsonl atomically under its lock, so the
+auditor's pending count is exact at every instant.
+"""
+from __future__ import annotations
+
+from cortex.errors import InvalidInput
+from cortex.invocation import CommandSpec, Invocation
+from cortex.proposals import decide, list_queue
+from cortex.writecontext import WriteContext
+
+STATUSES = ("pending", "approved", "rejected")
+
+
+def proposals(inv: Invocation) -> dict:
+    sub, args = (inv.positionals[0], inv.positionals[1:]) if inv.positionals else (None, [])
+    status = inv.option("--status")
+    if sub == "list":
+        if args:
+            raise InvalidInput("proposals list accepts no further arguments")
+        if status is not None and status not in STATUSES:
+            raise InvalidInput(f"--status must be one of: {', '.join(STATUSES)}")
+        return list_queue(WriteContext.from_invocation(inv), status)
+    if sub in ("approve", "reject"):
+        if status is not None:
+            raise InvalidInput("--status applies only to proposals list")
+        if len(args) != 1:
+            raise InvalidInput(f"proposals {sub} requires exactly one proposal ID")
+        decided_by = f"cortex-cli:{inv.adapter}" if inv.adapter else "cortex-cli"
+        decision = "approved" if sub == "approve" else "rejected"
+        return decide(WriteContext.from_invocation(inv), args[0], decision, decided_by=decided_by)
+    raise InvalidInput("proposals requires one of: list, approve ID, reject ID")
+
+
+COMMANDS = [CommandSpec("proposals", proposals, value_options=frozenset({"--status"}))]

@@ -5,14 +5,16 @@ ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
+
+from collectors.paths import HEALTH_LOG_NAME, memory_dir, observability_dir, resolve_root
+
+__all__ = ["HEALTH_LOG_NAME", "HOT_FILES", "Layout", "resolve_root"]
 
 HOT_FILES = (
     ("principal", ("LIFEOS", "USER", "PRINCIPAL", "PRINCIPAL_MEMORY.md")),
     ("da", ("LIFEOS", "USER", "DIGITAL_ASSISTANT", "DA_MEMORY.md")),
 )
-HEALTH_LOG_NAME = "memory-health.jsonl"
 
 
 @dataclass(frozen=True)
@@ -27,11 +29,11 @@ class Layout:
     @classmethod
     def for_root(cls, root: str, manifest: str | None = None) -> "Layout":
         root = os.path.abspath(os.path.expanduser(root))
-        memory = os.path.join(root, "LIFEOS", "MEMORY")
+        memory = memory_dir(root)
         return cls(
             root=root,
             memory=memory,
-            observability=os.path.join(memory, "OBSERVABILITY"),
+            observability=observability_dir(root),
             policy=os.path.join(root, "LIFEOS", "CORTEX_INDEX_POLICY.json"),
             manifest=os.path.abspath(manifest) if manifest else os.path.join(memory, "INDEX", "index-manifest.json"),
             hot_files=tuple((label, os.path.join(root, *parts)) for label, parts in HOT_FILES),
@@ -45,11 +47,3 @@ class Layout:
     def health_log(self) -> str:
         return self.evidence(HEALTH_LOG_NAME)
 
-
-def resolve_root(cli_root: str | None, environ: Mapping[str, str]) -> str:
-    """--root, else CORTEX_HEALTH_ROOT, else CLAUDE_CONFIG_DIR, else ~/.claude (empty values skipped)."""
-    for candidate in (cli_root, environ.get("CORTEX_HEALTH_ROOT"), environ.get("CLAUDE_CONFIG_DIR")):
-        if candidate:
-            return candidate
-    home = environ.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, ".claude")

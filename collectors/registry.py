@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from collectors.layout import Layout
-from health.model import CollectorFailure
+from health.model import CollectorFailure, CollectorSkipped
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,13 @@ def run_one(collector: Collector, layout: Layout) -> Any:
         return CollectorFailure(collector.name, f"{type(error).__name__}: {error}"[:500])
 
 
-def collect_all(layout: Layout) -> dict[str, Any]:
-    """Evidence per collector name, in report order."""
-    return {collector.name: run_one(collector, layout) for collector in discovered()}
+def names() -> list[str]:
+    """Every collector's name, in report order (what --only and --skip accept)."""
+    return [collector.name for collector in discovered()]
+
+
+def collect_all(layout: Layout, selected: frozenset[str] | None = None) -> dict[str, Any]:
+    """Evidence per collector name, in report order; a collector not in `selected` is skipped (as data)."""
+    return {collector.name: run_one(collector, layout) if selected is None or collector.name in selected
+            else CollectorSkipped(collector.name, "left out by --only/--skip")
+            for collector in discovered()}

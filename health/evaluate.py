@@ -11,7 +11,7 @@ from typing import Any
 
 from health.clock import Clock
 from health.findings import critical
-from health.model import Assessment, CollectorFailure, Finding
+from health.model import Assessment, CollectorFailure, CollectorSkipped, Finding
 from health.rules import Context, discovered
 from thresholds.sources import EffectiveThresholds
 
@@ -35,6 +35,8 @@ def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock
             continue
         judged.add(rule.collector)
         item = evidence.get(rule.collector)
+        if isinstance(item, CollectorSkipped):
+            continue  # the operator's choice, recorded in the evidence; never read as ok
         if item is None:
             findings.append(collector_error(rule.collector, "no evidence was collected"))
         elif isinstance(item, CollectorFailure):

@@ -45,6 +45,7 @@ class EvidenceStatus(str, enum.Enum):
     MALFORMED = "malformed"  # present but its content breaks the expected format
     UNREADABLE = "unreadable"  # present but refused or unreadable (symlink, directory, FIFO, errno)
     ERROR = "error"  # the collector itself raised
+    SKIPPED = "skipped"  # not run: the operator left it out (--only / --skip)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,15 @@ class CollectorFailure:
     collector: str
     error: str
     status: EvidenceStatus = EvidenceStatus.ERROR
+
+
+@dataclass(frozen=True)
+class CollectorSkipped:
+    """Evidence of a collector the operator left out: judged by no rule, shown in the report."""
+
+    collector: str
+    reason: str
+    status: EvidenceStatus = EvidenceStatus.SKIPPED
 
 
 @dataclass(frozen=True)

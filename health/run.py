@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,8 @@ class Options:
     no_write: bool = False
     report_path: str | None = None
     index_manifest: str | None = None
+    selected: tuple[str, ...] | None = None  # collectors to run (--only/--skip); None: all
+    prometheus_textfile: str | None = None
 
 
 @dataclass
@@ -67,27 +69,38 @@ def audit(options: Options, environ: Mapping[str, str]) -> Audit:
     layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
     if not os.path.isdir(layout.root):
         raise AuditError(f"root {layout.root} is not a directory", layout.root)
-    evidence = collect_all(layout)
+    evidence = collect_all(layout, None if options.selected is None else frozenset(options.selected))
     assessment = evaluate(evidence, thresholds, clock)
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)
 
 
 def publish(run: Audit, options: Options) -> dict[str, Any]:
-    """Write the report where asked; returns the final document (with any publication finding)."""
-    from health.publish import append_line, report_path_problem, write_atomically
+    """Write the report where asked; returns the final document (with any publication finding).
+
+    Order: --report-path, then --prometheus-textfile, then the memory-health.jsonl line, so
+    the line (the record the status line and the history read) carries every earlier failure.
+    """
+    from health.publish import append_line
     from reports.schema import report_json
 
     if options.report_path is not None:
-        problem = report_path_problem(options.report_path, run.layout)
-        if problem:
-            run.extra.append(critical("report-path-refused", f"Report not written: {problem}; nothing was overwritten.",
-                                      path=options.report_path, reason=problem))
-        else:
-            document = run.document()
-            failure = write_atomically(options.report_path, report_json(document) + "\n")
-            if failure:
-                run.extra.append(critical("report-write-failed", f"Report not written: {failure}.",
-                                          path=options.report_path, reason=failure))
+        path = options.report_path
+        refused, failed = write_copy(run, path, lambda document: report_json(document) + "\n")
+        if refused:
+            run.extra.append(critical("report-path-refused", f"Report not written: {refused}; nothing was overwritten.",
+                                      path=path, reason=refused))
+        elif failed:
+            run.extra.append(critical("report-write-failed", f"Report not written: {failed}.", path=path, reason=failed))
+    if options.prometheus_textfile is not None:
+        path = options.prometheus_textfile
+        refused, failed = write_copy(run, path, prometheus_text)
+        if refused:
+            run.extra.append(critical("prometheus-textfile-refused",
+                                      f"Prometheus textfile not written: {refused}; nothing was overwritten.",
+                                      path=path, reason=refused))
+        elif failed:
+            run.extra.append(critical("prometheus-textfile-write-failed",
+                                      f"Prometheus textfile not written: {failed}.", path=path, reason=failed))
     document = run.document()
     if not options.no_write:
         failure = append_line(run.layout, report_json(document))
@@ -96,3 +109,23 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
                                   path=run.layout.health_log, reason=failure))
             document = run.document()
     return document
+
+
+def prometheus_text(document: dict[str, Any]) -> str:
+    import io
+
+    from reports.formats import load
+
+    out = io.StringIO()
+    load("prometheus").render(document, out, tty=False)
+    return out.getvalue()
+
+
+def write_copy(run: Audit, path: str, text_of: Callable[[dict[str, Any]], str]) -> tuple[str | None, str | None]:
+    """Write text_of(document) atomically to `path`: (why it was refused, why the write failed), both None when done."""
+    from health.publish import report_path_problem, write_atomically
+
+    problem = report_path_problem(path, run.layout)
+    if problem:
+        return problem, None
+    return None, write_atomically(path, text_of(run.document()))

@@ -43,7 +43,7 @@ class FindingEntry(_Strict):
 
 class EvidenceEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
-    status: Literal["ok", "missing", "malformed", "unreadable", "error"]
+    status: Literal["ok", "missing", "malformed", "unreadable", "error", "skipped"]
 
 
 class HealthReport(_Strict):

@@ -56,7 +56,8 @@ def read_rows(path: Path) -> list[dict]:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CORTEX_", "CLAUDE_CONFIG_DIR"))}
+    # GITHUB_*: under GitHub Actions the default format would be `github`, not JSON.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CORTEX_", "CLAUDE_CONFIG_DIR", "GITHUB_"))}
     env["PYTHONPATH"] = str(REPO)
     env.update(extra)
     return env

@@ -1,22 +1,35 @@
 """Report stage: the output-format registry. Called by the CLI to list and load formats.
 
-A format is a module in this package exposing `render(document, out, *, tty)`; its module
-name is the `--format` value. Modules are listed without importing them and only the
-chosen one is imported, so adding a format is a one-file change and costs nothing to the
-others (the text format's rich import never touches the JSON path).
+A format is a module in this package exposing
+
+    render(document, out, *, tty=False, verbose=False, environ=None)
+
+where `document` is the report (plain JSON data), `out` a text stream, `tty` whether it is
+a terminal, `verbose` the -v flag and `environ` the environment mapping (for formats such
+as `github` that write beside stdout); a format ignores what it does not use. Its module
+name is the `--format` value, except where FORMAT_MODULES maps a name that is not a valid
+module name (`health+json` → health_json.py). Modules are listed without importing them
+and only the chosen one is imported, so adding a format is a one-file change and costs the
+others nothing. importlib and pkgutil are imported on demand: the status line imports
+`reports.formats.statusline` and must not pay for them.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from types import ModuleType
+FORMAT_MODULES = {"health+json": "health_json"}  # --format name → module name, where they differ
+_NAME_OF_MODULE = {module: name for name, module in FORMAT_MODULES.items()}
 
 
 def names() -> list[str]:
-    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+    import pkgutil
+
+    return sorted(_NAME_OF_MODULE.get(info.name, info.name) for info in pkgutil.iter_modules(__path__)
+                  if not info.name.startswith("_"))
 
 
-def load(name: str) -> ModuleType:
+def load(name: str):
+    """The module of format `name` (a --format value); KeyError for an unknown one."""
+    import importlib
+
     if name not in names():
         raise KeyError(name)
-    return importlib.import_module(f"{__name__}.{name}")
+    return importlib.import_module(f"{__name__}.{FORMAT_MODULES.get(name, name)}")

@@ -4,10 +4,12 @@ Chosen by the CLI when stdout is not a terminal or with --json / --format json.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 
-def render(document: dict[str, Any], out: TextIO, *, tty: bool = False) -> None:
+def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+           environ: Mapping[str, str] | None = None) -> None:
     from reports.schema import report_json
 
     out.write(report_json(document) + "\n")

@@ -2,33 +2,25 @@
 
 Chosen by the CLI on a terminal or with --format text. rich is imported here only. Without
 a terminal the table is plain text at a fixed width, which the golden-file tests compare.
+With -v every finding also gets its evidence, its threshold and source, and the fix from
+the catalogue (reports.hints), the same text `cortex-health explain ID` prints.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TextIO
 
-from health.findings import human_ms
+from reports.units import human_bytes, human_value
+
+__all__ = ["human_bytes", "human_value", "render"]
 
 ORDER = {"critical": 0, "warn": 1}
 STYLE = {"critical": "bold red", "warn": "yellow", "ok": "green", "unknown": "magenta"}
 PLAIN_WIDTH = 120
 
 
-def human_value(value: Any, unit: str | None) -> str:
-    if value is None:
-        return ""
-    if unit == "ms" and isinstance(value, (int, float)):
-        return human_ms(value)
-    if unit == "bytes" and isinstance(value, (int, float)):
-        return human_bytes(value)
-    return str(value)
-
-
-def human_bytes(size: float) -> str:
-    for factor, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
-        if size >= factor:
-            return f"{size / factor:.1f} {unit}"
-    return f"{int(size)} B"
+def worst_first(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(findings, key=lambda f: ORDER.get(f["severity"], 2))
 
 
 def findings_table(document: dict[str, Any]):
@@ -38,7 +30,7 @@ def findings_table(document: dict[str, Any]):
     table = Table(show_lines=False, expand=False)
     for column in ("Severity", "ID", "Message", "Measured", "Threshold"):
         table.add_column(column, overflow="fold")
-    for item in sorted(document["findings"], key=lambda f: ORDER.get(f["severity"], 2)):
+    for item in worst_first(document["findings"]):
         detail = item.get("detail") or {}
         unit = detail.get("unit")
         # Text, not markup: messages quote file content and may contain brackets.
@@ -48,7 +40,13 @@ def findings_table(document: dict[str, Any]):
     return table
 
 
-def render(document: dict[str, Any], out: TextIO, *, tty: bool = False) -> None:
+def skipped(document: dict[str, Any]) -> list[str]:
+    return [name for name, item in (document.get("evidence") or {}).items()
+            if isinstance(item, dict) and item.get("status") == "skipped"]
+
+
+def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+           environ: Mapping[str, str] | None = None) -> None:
     from rich.console import Console
 
     console = Console(file=out, force_terminal=tty, color_system="auto" if tty else None,
@@ -63,6 +61,15 @@ def render(document: dict[str, Any], out: TextIO, *, tty: bool = False) -> None:
         console.print(findings_table(document))
     else:
         console.print("No problems found.", markup=False)
+    if verbose:
+        from reports.hints import finding_block
+
+        for item in worst_first(document["findings"]):
+            console.print("", markup=False)
+            for line in finding_block(item, document):
+                console.print(line, markup=False, soft_wrap=True)
+    if skipped(document):
+        console.print("skipped (not checked): " + ", ".join(skipped(document)), markup=False, soft_wrap=True)
     if document["ok_summary"]:
         console.print("ok: " + ", ".join(document["ok_summary"]), markup=False, soft_wrap=True)
     if document.get("reason"):

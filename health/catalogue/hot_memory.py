@@ -1,0 +1,56 @@
+"""Help data: hot-memory finding ids (health.rules.hot_memory). Part of the catalogue read by explain and -v.
+
+`{label}` is principal (USER/PRINCIPAL/PRINCIPAL_MEMORY.md) or da
+(USER/DIGITAL_ASSISTANT/DA_MEMORY.md).
+"""
+from health.catalogue import Check, Problem
+
+CHECKS = (
+    Check("hot-memory:file", "hot_memory", "each hot-memory file exists and is readable",
+          ok=("{label}-memory-present",), order=60, problems=(
+        Problem(
+            "{label}-memory-missing", "critical",
+            "A hot-memory file is missing: the assistant starts every session without that memory.",
+            ("the file was deleted or moved", "ROOT points at the wrong folder"),
+            "Restore the file from a snapshot or backup (LifeOS keeps snapshots before each write); check --root "
+            "or CLAUDE_CONFIG_DIR."),
+        Problem(
+            "markers-unreadable:{label}", "critical",
+            "A hot-memory file exists but cannot be read: a directory, FIFO, symlink, invalid UTF-8, larger than "
+            "1 MiB, or a permission error.",
+            ("the file replaced by a symlink or a directory", "an editor saved it in another encoding",
+             "permissions changed"),
+            "Make it a regular UTF-8 file readable by the user that runs the agent; restore from a snapshot if "
+            "the content is damaged."),
+    )),
+    Check("hot-memory:markers", "hot_memory", "each hot-memory file has one BEGIN and one END marker, in order",
+          ok=("markers-ok:{label}",), order=61, problems=(
+        Problem(
+            "markers-corrupt:{label}", "critical",
+            "The entry markers are not exactly one whole-line <!-- BEGIN ENTRIES --> followed by one "
+            "<!-- END ENTRIES -->: readers may load nothing.",
+            ("a hand edit that duplicated, removed or swapped a marker", "a merge conflict resolved by hand"),
+            "Edit the file so it holds exactly one BEGIN line and, after it, one END line (detail.begins, "
+            "detail.ends and detail.inverted say what is wrong); keep every entry line between them."),
+    )),
+    Check("hot-memory:entries", "hot_memory", "every hot-memory entry is valid",
+          ok=("entries-valid:{label}",), order=62, problems=(
+        Problem(
+            "pending-silent-loss:{label}", "warn",
+            "Some on-disk entries fail validation (no NAME|ROLE|RELATION|PREFERENCE|RULE prefix followed by "
+            "\": \", or longer than 256 characters): the next curation write erases them silently.",
+            ("a hand-added entry without a valid prefix", "an entry that grew past 256 characters"),
+            "Fix the entries the finding lists (detail.dropped): add a valid prefix or shorten them, before the "
+            "next review rewrites the file."),
+    )),
+    Check("hot-memory:capacity", "hot_memory", "each hot-memory file has headroom below the 48-entry cap",
+          ok=("cap-ok:{label}",), order=63, problems=(
+        Problem(
+            "cap-pressure:{label}", "warn",
+            "A hot-memory file holds cap_pressure (46 by default) or more valid entries of its 48: the next "
+            "facts will hit EAT_CAP and be dropped.",
+            ("many new facts and no consolidation", "duplicate or overlapping entries"),
+            "Consolidate: merge related entries, retire outdated ones, move detail to KNOWLEDGE records.",
+            threshold="cap_pressure"),
+    )),
+)

@@ -1,0 +1,37 @@
+"""Help data: review-state finding ids (health.rules.review_state). Part of the catalogue read by explain and -v."""
+from health.catalogue import Check, Problem
+
+STATE = "O/review-state.json"
+
+CHECKS = (
+    Check("review-state:file", "review_state", "the reviewer cadence state is present and parseable",
+          ok=("state-readable",), order=70, problems=(
+        Problem(
+            "state-missing", "warn",
+            f"{STATE} does not exist: the reviewer cadence hook has never run.",
+            ("a new install", "the cadence Stop hook is not registered", "the file was deleted"),
+            "Register the cadence hook (see contrib/claude-code) and end a session; it creates the file."),
+        Problem(
+            "state-corrupt", "critical",
+            f"{STATE} cannot be used: unreadable, not a JSON object, or last_review_at is not a valid timestamp.",
+            ("a torn write", "a hand edit", "the file replaced by a symlink or a directory"),
+            "Fix the JSON (the reason names the problem) or delete the file so the hook recreates it; the "
+            "cadence restarts from zero."),
+    )),
+    Check("review-state:last-review", "review_state", "the reviewer fired recently",
+          ok=("review-fresh",), order=71, problems=(
+        Problem(
+            "review-stale", "warn",
+            "last_review_at is missing or older than reviewer_stale_ms (7 days by default): the autonomic "
+            "loop may be stuck.",
+            ("no sessions in that period", "the cadence never reaches its turn threshold",
+             "the reviewer fires but never records its run"),
+            "Check turn_count_since_last_review and pending_review in the state file and the reviewer's Stop "
+            "hook; end a session to fire a review.", threshold="reviewer_stale_ms"),
+        Problem(
+            "review-future", "warn",
+            "last_review_at lies after the audit's now and cannot prove a recent review.",
+            ("clock skew", "a wrong --now or CORTEX_HEALTH_NOW", "a hand edit"),
+            "Fix the clock or the injected --now; the next review rewrites the timestamp."),
+    )),
+)

@@ -1,0 +1,93 @@
+"""Help data: reviewer finding ids (health.rules.reviewer). Part of the catalogue read by explain and -v."""
+from health.catalogue import Check, Problem
+
+LOG = "O/reviewer-runs.jsonl"
+
+CHECKS = (
+    Check("reviewer:latest-run", "reviewer", "the latest reviewer run succeeded (or was a valid skip) recently",
+          ok=("reviewer-fresh",), order=10, problems=(
+        Problem(
+            "reviewer-evidence-missing", "warn",
+            f"No reviewer run has been recorded: {LOG} is absent or has no row, and no run directory is newer.",
+            ("the memory reviewer has never fired on this machine (a new install)",
+             "the Stop hook that fires the reviewer is not registered in settings.json",
+             "the log was rotated away or deleted"),
+            "Check that the reviewer's Stop hook is registered (see contrib/claude-code) and end a session "
+            f"normally; the next review appends a terminal row to {LOG}. If the log was rotated, restore its "
+            "latest rows."),
+        Problem(
+            "reviewer-latest-failed", "critical",
+            "The latest reviewer run ended with ok false (not a timeout, output parsed): the reviewer ran but its "
+            "dispatch failed, so nothing from that session was curated.",
+            ("a dispatch error: a write refused by governance, a lock held too long, a full disk",
+             "a reviewer bug after an update"),
+            f"Read `error` in the latest row of {LOG} and the files in O/reviewer-runs/<runId>/; fix the cause. "
+            "The next successful review clears this finding."),
+        Problem(
+            "reviewer-latest-parse-failed", "critical",
+            "The reviewer's latest output could not be used: its row has parse_ok false, a newer run directory "
+            f"holds parse-error.txt, or {LOG} has malformed lines (an older success cannot stand in for them).",
+            ("the model returned non-JSON or truncated output",
+             "a hand edit or a torn write left a broken line in the log",
+             "two writers appended to the log at the same time"),
+            "Read parse-error.txt in the newest run directory, or the line numbers in the finding; repair or "
+            "remove the broken lines (keep a copy) and let the next review run."),
+        Problem(
+            "reviewer-latest-timed-out", "critical",
+            "The latest reviewer run did not finish: its row reports a timeout, or a run directory newer than "
+            "the latest row has had no terminal row for longer than the grace period.",
+            ("inference took longer than the reviewer's own timeout (slow or rate-limited model)",
+             "the reviewer process was killed (machine asleep, out of memory, session closed)",
+             "the reviewer is still running but stuck"),
+            "Check whether a reviewer process is still running and what O/reviewer-runs/<runId>/ reached. If it "
+            "died, the next Stop hook fires a new run. Raise reviewer_run_grace_ms only if runs legitimately take "
+            "longer.", threshold="reviewer_run_grace_ms"),
+        Problem(
+            "reviewer-evidence-invalid", "critical",
+            "Reviewer evidence cannot be trusted: the log or the run folder is unreadable (a directory, FIFO, "
+            "symlink or permission error), or the latest row lacks the exact success or skip shape (unknown keys, "
+            "totals that do not add up, an impossible timestamp).",
+            ("a hand-edited row, or one written by another reviewer version",
+             "the log replaced by a symlink or a directory",
+             "permissions changed on the observability folder"),
+            f"Compare the latest row of {LOG} with the documented shape (the finding's reason names the "
+            "problem); restore a regular, readable file; upgrade LifeOS and cortex-health together when the row "
+            "shape changes."),
+        Problem(
+            "reviewer-future", "warn",
+            "The latest reviewer timestamp lies after the audit's now, so it cannot prove the reviewer ran "
+            "recently.",
+            ("clock skew between machines sharing the tree", "a wrong --now or CORTEX_HEALTH_NOW",
+             "a hand-edited ts"),
+            "Fix the system clock (timedatectl, NTP) or the injected --now; the next review writes a correct "
+            "timestamp."),
+        Problem(
+            "reviewer-stale", "warn",
+            "The latest reviewer run is older than reviewer_stale_ms (7 days by default): the memory loop has "
+            "curated nothing for that long.",
+            ("no session ended in that period (the machine was idle)",
+             "the Stop hook no longer fires the reviewer (removed, or the cadence is never reached)",
+             "the reviewer fails before it can write a row"),
+            "If the machine was in use, check the reviewer's Stop hook and the turn counts in "
+            "O/review-state.json, then end a session to fire a review. Raise reviewer_stale_ms if reviews are "
+            "meant to be rarer.", threshold="reviewer_stale_ms"),
+    )),
+    Check("reviewer:recent-runs", "reviewer", "few of the last 5 reviewer runs failed and none hit EAT_CAP",
+          ok=("reviewer-healthy",), order=11, problems=(
+        Problem(
+            "reviewer-failing", "warn",
+            "3 or more of the last 5 terminal reviewer runs failed: even when the latest one succeeded, the "
+            "reviewer is unreliable.",
+            ("intermittent inference timeouts or rate limits", "a dispatch failure that recurs for one memory type"),
+            f"Read `error` of the failed runs the finding lists (detail.runs) in {LOG} and fix the recurring "
+            "cause; the finding clears once fewer than 3 of the last 5 runs failed."),
+        Problem(
+            "reviewer-eat-cap", "critical",
+            "A recent reviewer run dropped a fact because a hot-memory file was full (a dispatch failure "
+            "carrying EAT_CAP): memory was lost.",
+            ("PRINCIPAL_MEMORY.md or DA_MEMORY.md at 48 of 48 entries",
+             "consolidation not keeping up with new facts"),
+            "Consolidate the full hot-memory file (merge or retire entries) so it has headroom, then review the "
+            "affected session again if you can. Act on cap-pressure before the cap is reached."),
+    )),
+)

@@ -1,0 +1,89 @@
+"""Help data: ids about the run itself (inputs, collectors, publication, the gate). Part of the catalogue.
+
+Emitted by health.rules.run_inputs, health.evaluate, health.run and health.gate.
+"""
+from health.catalogue import Check, Problem
+
+CHECKS = (
+    Check("cortex:thresholds", None, "every threshold override is a finite number > 0",
+          ok=("cortex-thresholds-valid",), order=0, problems=(
+        Problem(
+            "cortex-threshold-invalid", "critical",
+            "A threshold override (config file, CORTEX_* variable or --threshold) is not a finite number > 0 or "
+            "names no threshold; the lower-precedence value stays in force so no comparison is disabled.",
+            ("a typo in the threshold name", "a unit suffix or empty value (\"24h\", \"\")",
+             "a quoted number in the config file"),
+            "Correct the value the finding names (detail.origin says where it came from); `cortex-health "
+            "--list-checks` shows every threshold and its effective value."),
+        Problem(
+            "cortex-config-invalid", "critical",
+            "The --config file cannot be used (missing, unreadable, not JSON, or not exactly "
+            "{\"thresholds\": {...}}); defaults stay in force.",
+            ("a wrong path", "a syntax error", "extra top-level keys"),
+            "Fix the file so it is exactly {\"thresholds\": {NAME: VALUE, ...}} or drop --config."),
+    )),
+    Check("cortex:clock", None, "the audit's clock is valid",
+          ok=("cortex-clock-valid",), order=1, problems=(
+        Problem(
+            "cortex-clock-invalid", "critical",
+            "--now or CORTEX_HEALTH_NOW is not a valid timestamp; real time was used so every age check still "
+            "ran.",
+            ("a date without a zone (\"2026-11-29T12:00\")", "a typo", "a variable left over from a test"),
+            "Use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM, or unset CORTEX_HEALTH_NOW."),
+    )),
+    Check("cortex:collectors", None, "every collector ran", ok=(), order=80, problems=(
+        Problem(
+            "{collector}-collector-error", "critical",
+            "A collector raised an unexpected error; its evidence could not be judged (the others still ran).",
+            ("a bug in the collector", "an unexpected file system state"),
+            "Read detail.error; report it with the tree's shape (not its content) if it is a bug. The other "
+            "findings of the run are still valid."),
+    )),
+    Check("publish:report-path", None, "the --report-path copy was written", ok=(), order=90, problems=(
+        Problem(
+            "report-path-refused", "critical",
+            "--report-path / CORTEX_HEALTH_REPORT_PATH names a place the report must not go (a symlink, a "
+            "directory, a missing folder, the memory tree or a hot file); nothing was overwritten.",
+            ("a path inside ~/.claude/LIFEOS/MEMORY", "a typo in the folder"),
+            "Point the report path at a regular file in an existing folder outside the memory tree."),
+        Problem(
+            "report-write-failed", "critical",
+            "The report could not be written atomically to --report-path.",
+            ("a read-only or full file system", "permissions on the folder"),
+            "Fix the folder's permissions or free space; the reason names the failing step."),
+    )),
+    Check("publish:health-log", None, "the report was appended to memory-health.jsonl", ok=(), order=91, problems=(
+        Problem(
+            "health-log-append-failed", "warn",
+            "The report could not be appended to O/memory-health.jsonl, so the status line and the history do "
+            "not see this run.",
+            ("the log replaced by a directory or symlink", "another run held the lock for more than 5 s",
+             "a read-only or full file system"),
+            "Make memory-health.jsonl a regular writable file (or remove it so it is recreated); check for a stuck "
+            "cortex-health process holding memory-health.jsonl.lock."),
+    )),
+    Check("publish:prometheus-textfile", None, "the Prometheus textfile was written", ok=(), order=92, problems=(
+        Problem(
+            "prometheus-textfile-refused", "critical",
+            "--prometheus-textfile names a place the metrics must not go (a symlink, a directory, a missing "
+            "folder, the memory tree); nothing was overwritten.",
+            ("a typo in the textfile directory", "a path inside the memory tree"),
+            "Point it at PATH.prom in node_exporter's --collector.textfile.directory."),
+        Problem(
+            "prometheus-textfile-write-failed", "critical",
+            "The Prometheus textfile could not be written atomically, so node_exporter keeps serving older "
+            "values.",
+            ("permissions on the textfile directory", "a read-only or full file system"),
+            "Give the user that runs cortex-health write access to the textfile directory (the write is a "
+            "temporary file and a rename in that folder)."),
+    )),
+    Check("gate:deadline", None, "the gate's check finished within its deadline", ok=(), order=95, problems=(
+        Problem(
+            "health-check-deadline-exceeded", "warn",
+            "`cortex-health gate` stopped the check at its --timeout: no evidence was judged in this run.",
+            ("a very large observability tree or corpus to hash", "a slow or hung file system",
+             "a --timeout shorter than the check needs"),
+            "Run `cortex-health --format text` by hand to see how long the check takes (duration_ms) and raise "
+            "the gate's --timeout (and the hook's timeout) above it."),
+    )),
+)

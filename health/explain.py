@@ -1,0 +1,117 @@
+"""Help commands: `cortex-health explain ID...` and `cortex-health --list-checks`. Called by health.cli.
+
+Both print health.catalogue, the one source of every id's meaning: explain gives an id's
+severity, threshold (with its effective value and source), meaning, likely causes and fix
+(the fix is the text -v prints under a finding); --list-checks lists every collector's
+checks and ids with severity and effective threshold. Exit 0, or 3 for an unknown id.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from health.catalogue import Check, Match, checks, known_ids, lookup
+from reports.units import human_value
+from thresholds.defaults import BY_NAME
+from thresholds.sources import EffectiveThresholds, resolve
+
+USAGE = "usage: cortex-health explain ID [ID ...]   (ids: cortex-health --list-checks)"
+
+
+def threshold_text(name: str | None, thresholds: EffectiveThresholds) -> str:
+    if not name:
+        return "none (a state check, not a comparison)"
+    item = thresholds.get(name)
+    origin = f" {item.origin}" if item.origin else ""
+    return (f"{name} = {human_value(item.value, item.unit)} ({item.source.value}{origin}); "
+            f"set it with {BY_NAME[name].env} or --threshold {name}=VALUE")
+
+
+def explain_match(finding_id: str, match: Match, thresholds: EffectiveThresholds) -> list[str]:
+    check = match.check
+    collector = match.collector or "the run itself"
+    problem = match.problem
+    if problem is None:
+        others = ", ".join(p.id for p in check.problems) or "none"
+        return [f"{finding_id} (ok)", f"check:      {check.key}: {check.summary}", f"collector:  {collector}",
+                f"meaning:    reported when this check passes; otherwise it reports one of: {others}"]
+    lines = [f"{finding_id} ({problem.severity})", f"check:      {check.key}: {check.summary}",
+             f"collector:  {collector}", f"threshold:  {threshold_text(problem.threshold, thresholds)}",
+             f"meaning:    {problem.meaning}", "likely causes:"]
+    lines += [f"  - {cause}" for cause in problem.causes]
+    lines.append(f"fix:        {problem.fix}")
+    return lines
+
+
+def suggestions(finding_id: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(finding_id, known_ids(), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(close)}?" if close else ""
+
+
+def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    environ = os.environ if environ is None else environ
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    ids = list(argv)
+    if not ids or any(item.startswith("-") for item in ids):
+        stream = stdout if ids and ids[0] in ("-h", "--help") else stderr
+        stream.write(USAGE + "\n")
+        return 0 if stream is stdout else 3
+    thresholds = resolve(environ)
+    blocks, unknown = [], []
+    for finding_id in ids:
+        match = lookup(finding_id)
+        if match is None:
+            unknown.append(f"cortex-health explain: unknown id {finding_id!r}{suggestions(finding_id)}")
+        else:
+            blocks.append("\n".join(explain_match(finding_id, match, thresholds)))
+    if blocks:
+        stdout.write("\n\n".join(blocks) + "\n")
+    for message in unknown:
+        stderr.write(message + "\n")
+    return 3 if unknown else 0
+
+
+def rows(selected: Sequence[str] | None, thresholds: EffectiveThresholds) -> list[dict[str, Any]]:
+    result = []
+    for check in checks():
+        if selected is not None and check.collector is not None and check.collector not in selected:
+            continue
+        for finding_id, severity, threshold in ids_of(check):
+            item = thresholds.get(threshold) if threshold else None
+            result.append({"collector": check.collector, "check": check.key, "id": finding_id, "severity": severity,
+                           "threshold": None if item is None else {
+                               "name": item.name, "value": item.value, "unit": item.unit, "source": item.source.value}})
+    return result
+
+
+def ids_of(check: Check) -> list[tuple[str, str, str | None]]:
+    return [(p.id, p.severity, p.threshold) for p in check.problems] + [(ok, "ok", None) for ok in check.ok]
+
+
+def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO) -> int:
+    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
+    listed = rows(options.selected, thresholds)
+    if output.format_given and output.format == "json":
+        stdout.write(json.dumps(listed, separators=(",", ":")) + "\n")
+        return 0
+    width = max(len(row["id"]) for row in listed)
+    lines, current = [], None
+    for row in listed:
+        group = row["collector"] or "(the run itself)"
+        if group != current:
+            lines.append(("" if current is None else "\n") + group)
+            current = group
+        limit = row["threshold"]
+        shown = "" if limit is None else (f"{limit['name']} = {human_value(limit['value'], limit['unit'])}"
+                                          f" ({limit['source']})")
+        lines.append(f"  {row['id']:<{width}}  {row['severity']:<8}  {row['check']:<28}  {shown}".rstrip())
+    lines.append("\n{collector} is any collector name; {label} is " + "principal or da. "
+                 "`cortex-health explain ID` tells what an id means and how to fix it.")
+    stdout.write("\n".join(lines) + "\n")
+    return 0

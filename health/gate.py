@@ -1,0 +1,137 @@
+"""Agent-hook command (`cortex-health gate --timeout S [check flags]`): the check within a deadline, never blocking. Called by health.cli.
+
+Made for a Claude Code Stop hook. The check runs in a child process (`python -m health`,
+which publishes to memory-health.jsonl as usual) with stdin closed; the gate prints nothing
+on stdout, one summary line on stderr only when overall is not ok, and exits 0 whatever
+happens, so it never blocks the agent. Past the deadline the child's process group is
+killed and a report holding `health-check-deadline-exceeded` (warn) is published in its
+place: the overrun is visible to the status line, the history and monitoring.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from health.options import Parser, UsageError, add_check_options, options_from
+from health.run import Options
+
+DEFAULT_TIMEOUT_S = 10.0
+MAX_LINE = 300
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="cortex-health gate", allow_abbrev=False,
+                    description="Run the check within --timeout seconds for an agent hook: publish the report, "
+                    "say on stderr when it is not ok, always exit 0.")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+                        help=f"deadline for the whole check (default {DEFAULT_TIMEOUT_S:g})")
+    add_check_options(parser)
+    return parser
+
+
+def without_timeout(argv: Sequence[str]) -> list[str]:
+    """The check's own flags: argv minus --timeout and its value."""
+    kept, skip = [], False
+    for item in argv:
+        if skip:
+            skip = False
+        elif item == "--timeout":
+            skip = True
+        elif not item.startswith("--timeout="):
+            kept.append(item)
+    return kept
+
+
+def run_child(argv: list[str], environ: Mapping[str, str], seconds: float) -> tuple[dict | None, str | None]:
+    """The child's report, or (None, what went wrong); (None, None) means the deadline passed."""
+    command = [sys.executable, "-m", "health", *argv, "--format", "json"]
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             env=dict(environ), start_new_session=True)
+    try:
+        out, _ = child.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)  # the group we created for this child, nothing else
+        except ProcessLookupError:
+            pass
+        child.communicate()
+        return None, None
+    try:
+        return json.loads(out), None
+    except ValueError:
+        return None, f"the check printed no report (exit {child.returncode})"
+
+
+def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:
+    """Publish (as the check would) a report whose one finding is the missed deadline."""
+    from collectors.layout import Layout, resolve_root
+    from health.clock import resolve_clock
+    from health.findings import warn
+    from health.model import Assessment
+    from health.run import Audit, publish
+    from thresholds.sources import resolve
+
+    finding = warn("health-check-deadline-exceeded",
+                   f"The health check did not finish within the gate's {timeout:g} s deadline and was stopped; "
+                   "no evidence was judged in this run.", measured=round(elapsed_ms), threshold=timeout * 1000,
+                   unit="ms")
+    layout = Layout.for_root(resolve_root(options.root, environ))
+    audit = Audit(layout, resolve_clock(options.now, environ),
+                  resolve(environ, config_path=options.config, cli=options.thresholds), {},
+                  Assessment((finding,)), elapsed_ms)
+    return publish(audit, options)
+
+
+def summary(document: Mapping[str, Any]) -> str | None:
+    """One line for stderr, or None when overall is ok."""
+    overall = document.get("overall")
+    if overall == "ok":
+        return None
+    ids = ", ".join(str(f.get("id")) for f in document.get("findings") or ())
+    text = f"cortex-health: {str(overall).upper()} · {ids or document.get('reason') or 'no detail'}"
+    text = " ".join(text.split())
+    text = text if len(text) <= MAX_LINE else text[: MAX_LINE - 1] + "…"
+    return text + " (cortex-health -v --format text for details)"
+
+
+def gate(argv: Sequence[str], environ: Mapping[str, str], started: float) -> str | None:
+    try:
+        args = build_parser().parse_args(list(argv))
+        options = options_from(args, environ)
+    except UsageError as error:
+        return f"cortex-health gate: usage: {error}"
+    if not args.timeout > 0 or args.timeout == float("inf"):
+        return "cortex-health gate: usage: --timeout must be a number of seconds > 0"
+    remaining = args.timeout - (time.monotonic() - started)
+    document, problem = run_child(without_timeout(argv), environ, remaining) if remaining > 0 else (None, None)
+    if problem:
+        return f"cortex-health gate: {problem}"
+    if document is None:
+        document = overrun(options, environ, args.timeout, (time.monotonic() - started) * 1000)
+    return summary(document)
+
+
+def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stderr: TextIO | None = None) -> int:
+    """Always 0: a hook that fails must not block the agent."""
+    started = time.monotonic()
+    environ = os.environ if environ is None else environ
+    stderr = stderr or sys.stderr
+    try:
+        message = gate(argv, environ, started)
+    except SystemExit:  # --help printed its text
+        return 0
+    except BaseException as error:  # noqa: BLE001 - never a traceback, never a non-zero exit
+        message = f"cortex-health gate: internal error: {type(error).__name__}: {error}"
+    if message:
+        try:
+            stderr.write(message + "\n")
+            stderr.flush()
+        except (OSError, ValueError):
+            pass
+    return 0

@@ -1,0 +1,167 @@
+"""CLI stage: the check's command line → Options (what to audit) and Output (how to show it).
+
+Called by health.cli for `cortex-health [flags]` and by health.gate, which accepts the same
+check flags. Flags fall back to environment variables (CLI > env > default). Every problem
+is a UsageError; argparse never prints or exits on its own.
+"""
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NoReturn, TextIO
+
+from health.run import Options
+
+TRUE = frozenset(["1", "true", "yes", "on"])
+FALSE = frozenset(["", "0", "false", "no", "off"])
+FAIL_ON = ("warn", "critical", "never")
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    out: TextIO | None = None  # where --help goes (the injected stdout)
+
+    def error(self, message: str) -> NoReturn:  # argparse would print usage and exit 2
+        raise UsageError(message)
+
+    def print_help(self, file: TextIO | None = None) -> None:
+        super().print_help(file or self.out)
+
+
+@dataclass(frozen=True)
+class Output:
+    format: str
+    verbose: bool = False
+    quiet: bool = False  # nothing on stdout when overall is ok
+    fail_on: str | None = None  # None keeps exit 0/1/2
+    list_checks: bool = False
+    format_given: bool = False  # --format or --json was on the command line
+
+
+def threshold_pair(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name.strip(), value
+
+
+def name_list(text: str) -> list[str]:
+    names = [part.strip().replace("-", "_") for part in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected NAME[,NAME...], got {text!r}")
+    return names
+
+
+def add_check_options(parser: argparse.ArgumentParser) -> None:
+    """What to audit and where to publish: shared by the check and `cortex-health gate`."""
+    parser.add_argument("--root", help="audited ROOT (default: CORTEX_HEALTH_ROOT, CLAUDE_CONFIG_DIR, ~/.claude)")
+    parser.add_argument("--now", help="the audit's clock, e.g. 2026-11-29T12:00:00Z (default: CORTEX_HEALTH_NOW, "
+                        "else real time)")
+    parser.add_argument("--config", help='JSON config file: {"thresholds": {NAME: VALUE}}')
+    parser.add_argument("--threshold", action="append", type=threshold_pair, default=[], metavar="NAME=VALUE",
+                        help="override one threshold (beats environment and config); repeatable")
+    parser.add_argument("--only", action="append", type=name_list, default=[], metavar="COLLECTOR[,...]",
+                        help="run only these collectors (see --list-checks); repeatable")
+    parser.add_argument("--skip", action="append", type=name_list, default=[], metavar="COLLECTOR[,...]",
+                        help="leave these collectors out (reported as skipped, never as ok); repeatable")
+    parser.add_argument("--no-write", action="store_true",
+                        help="do not append to memory-health.jsonl (also CORTEX_HEALTH_NO_WRITE=1)")
+    parser.add_argument("--report-path", help="also write the report atomically here (also CORTEX_HEALTH_REPORT_PATH)")
+    parser.add_argument("--prometheus-textfile", metavar="PATH.prom",
+                        help="also write the Prometheus metrics atomically here, for node_exporter's textfile "
+                        "collector (also CORTEX_HEALTH_PROMETHEUS_TEXTFILE)")
+    parser.add_argument("--index-manifest", help="index manifest path (default: CORTEX_INDEX_MANIFEST, "
+                        "else M/INDEX/index-manifest.json)")
+
+
+def add_output_options(parser: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    parser.add_argument("--json", action="store_true", help="same as --format json")
+    parser.add_argument("--format", choices=list(formats),
+                        help="output format (default: github when GITHUB_ACTIONS=true, text on a terminal, "
+                        "json otherwise)")
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument("-v", "--verbose", action="store_true",
+                          help="text: show the evidence, the threshold and its source and a fix for every finding")
+    loudness.add_argument("--quiet", action="store_true", help="print nothing when overall is ok (for chronic)")
+    parser.add_argument("--fail-on", choices=FAIL_ON,
+                        help="what fails the run: warn (exit 1/2), critical (warn exits 0) or never (exit 0); "
+                        "default keeps 0/1/2. An auditor failure still exits 3")
+    parser.add_argument("--list-checks", action="store_true",
+                        help="list every collector and finding id with its severity and threshold, then exit")
+
+
+def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
+    parser = Parser(prog="cortex-health", allow_abbrev=False,
+                    description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
+                    "cannot run.",
+                    epilog="subcommands: cortex-health statusline | gate | history | explain ID "
+                    "(each has --help)")
+    parser.out = out
+    add_check_options(parser)
+    add_output_options(parser, formats)
+    return parser
+
+
+def flag_from_env(environ: Mapping[str, str], name: str) -> bool:
+    value = environ.get(name, "").strip().lower()
+    if value in TRUE:
+        return True
+    if value in FALSE:
+        return False
+    raise UsageError(f"{name} must be one of 1/true/yes/on or 0/false/no/off, got {environ[name]!r}")
+
+
+def selection(only: list[list[str]], skip: list[list[str]]) -> tuple[str, ...] | None:
+    """The collectors to run (None: all). Unknown names and an empty selection are usage errors."""
+    if not only and not skip:
+        return None
+    from collectors.registry import names
+
+    known = names()
+    wanted = [name for group in only for name in group] or list(known)
+    left_out = [name for group in skip for name in group]
+    unknown = sorted(set(wanted + left_out) - set(known))
+    if unknown:
+        raise UsageError(f"unknown collector(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    chosen = tuple(name for name in known if name in wanted and name not in left_out)
+    if not chosen:
+        raise UsageError("--only/--skip leave no collector to run")
+    return chosen
+
+
+def options_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Options:
+    env_no_write = flag_from_env(environ, "CORTEX_HEALTH_NO_WRITE")  # validated even when --no-write is given
+    textfile = args.prometheus_textfile
+    if textfile is None:
+        textfile = environ.get("CORTEX_HEALTH_PROMETHEUS_TEXTFILE") or None
+    if textfile is not None and not textfile.endswith(".prom"):
+        raise UsageError(f"--prometheus-textfile must end in .prom (node_exporter reads only *.prom), got {textfile!r}")
+    report_path = args.report_path if args.report_path is not None else environ.get("CORTEX_HEALTH_REPORT_PATH") or None
+    return Options(
+        root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),
+        no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=args.index_manifest,
+        selected=selection(args.only, args.skip), prometheus_textfile=textfile,
+    )
+
+
+def default_format(environ: Mapping[str, str], tty: bool) -> str:
+    if environ.get("GITHUB_ACTIONS", "").strip().lower() == "true":
+        return "github"
+    return "text" if tty else "json"
+
+
+def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
+          out: TextIO | None = None) -> tuple[Options, Output]:
+    from reports.formats import names
+
+    args = build_parser(names(), out).parse_args(list(argv))
+    if args.json and args.format not in (None, "json"):
+        raise UsageError(f"--json conflicts with --format {args.format}")
+    chosen = "json" if args.json else args.format or default_format(environ, tty)
+    output = Output(chosen, verbose=args.verbose, quiet=args.quiet, fail_on=args.fail_on, list_checks=args.list_checks,
+                    format_given=bool(args.json or args.format))
+    return options_from(args, environ), output

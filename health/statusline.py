@@ -1,0 +1,172 @@
+"""Status-line command (`cortex-health statusline`): one line from the newest published report. Called by health.cli.
+
+The fast path: standard library only (no rich, pydantic or psutil; a test checks
+sys.modules), no argparse, never reads stdin, always exits 0 with exactly one line. It
+reads the newest report from the end of O/memory-health.jsonl (reports.healthlog) and
+marks it stale past --max-age. --refresh runs the check first in a child process bounded
+by --timeout. Also runnable as a script (`python3 -I -S .../health/statusline.py`), which
+skips site-packages start-up entirely: `--print-command` prints that command line.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+if __name__ == "__main__":  # run as a script: make the packages beside health/ importable, shadow nothing
+    _HERE = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+    sys.path.insert(0, os.path.dirname(_HERE))
+
+from collectors.paths import health_log_path, resolve_root  # noqa: E402
+from reports.formats.statusline import line  # noqa: E402
+
+DEFAULT_MAX_AGE_MS = 30 * 60_000
+DEFAULT_TIMEOUT_S = 10.0
+UNITS_MS = {"s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+VALUED = ("--root", "--now", "--max-age", "--timeout", "--prefix")
+SWITCHES = ("--refresh", "--ascii", "--print-command", "--help", "-h")
+HELP = """usage: cortex-health statusline [--root ROOT] [--max-age DURATION] [--now TIME] [--refresh [--timeout S]]
+                                [--ascii] [--prefix TEXT] [--print-command]
+
+Print one line about the newest published health report (O/memory-health.jsonl), e.g.
+`mem ✓ ok 4m`. Always exits 0 and never reads stdin.
+
+  --root ROOT        audited ROOT (default: CORTEX_HEALTH_ROOT, CLAUDE_CONFIG_DIR, ~/.claude)
+  --max-age DURATION a report older than this is stale: 90s, 30m (default), 2h, 1d, or seconds
+  --now TIME         the clock (default: CORTEX_HEALTH_NOW, else real time)
+  --refresh          run the check (and publish it) first, within --timeout seconds (default 10)
+  --ascii            ASCII marks (+ ! x ?) instead of ✓ ▲ ✖ ?
+  --prefix TEXT      the word in front (default: mem)
+  --print-command    print the fastest command line for these options (python -I -S, no site-packages)
+"""
+
+
+class BadUsage(Exception):
+    pass
+
+
+def parse_args(argv: list[str]) -> dict[str, object]:
+    options: dict[str, object] = {}
+    items = list(argv)
+    while items:
+        item = items.pop(0)
+        name, sep, value = item.partition("=")
+        if name in VALUED:
+            if not sep:
+                if not items:
+                    raise BadUsage(f"{name} needs a value")
+                value = items.pop(0)
+            if name in options:
+                raise BadUsage(f"{name} given twice")
+            options[name] = value
+        elif item in SWITCHES:
+            options[item] = True
+        else:
+            raise BadUsage(f"unknown argument {item!r}")
+    return options
+
+
+def duration_ms(text: str, name: str) -> int:
+    text = text.strip()
+    scale = UNITS_MS.get(text[-1:], None)
+    number = text[:-1] if scale else text
+    try:
+        value = float(number) * (scale or 1000)
+    except ValueError:
+        raise BadUsage(f"{name}: expected a duration like 90s, 30m, 2h or 1d, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise BadUsage(f"{name}: must be greater than 0, got {text!r}")
+    return int(value)
+
+
+def clock_ms(options: dict[str, object], environ) -> int:
+    given = options.get("--now") or environ.get("CORTEX_HEALTH_NOW")
+    if given is None:
+        import time
+
+        return int(time.time() * 1000)
+    from cortex.timestamps import parse_timestamp_ms
+
+    parsed = parse_timestamp_ms(given)
+    if parsed is None:
+        raise BadUsage("--now / CORTEX_HEALTH_NOW is not a valid timestamp")
+    return parsed
+
+
+def refreshed(root: str, options: dict[str, object], environ) -> tuple[dict | None, str | None]:
+    """Run the check in a child (which publishes as usual); its report, or why there is none."""
+    import json
+    import subprocess
+
+    timeout = duration_ms(str(options.get("--timeout", DEFAULT_TIMEOUT_S)), "--timeout") / 1000
+    argv = [sys.executable, "-m", "health", "--root", root, "--format", "json"]
+    if "--now" in options:
+        argv += ["--now", str(options["--now"])]
+    try:
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              timeout=timeout, env=dict(environ), cwd=os.path.dirname(os.path.dirname(
+                                  os.path.abspath(__file__))))
+    except subprocess.TimeoutExpired:
+        return None, f"refresh timed out after {timeout:g} s"
+    except OSError as error:
+        return None, f"refresh failed: {error.strerror or error}"
+    try:
+        return json.loads(done.stdout), None
+    except ValueError:
+        return None, f"refresh failed (exit {done.returncode})"
+
+
+def fast_command(argv: list[str]) -> str:
+    import shlex
+
+    kept = [item for item in argv if item != "--print-command"]
+    return " ".join(shlex.quote(part) for part in [sys.executable, "-I", "-S", os.path.abspath(__file__), *kept])
+
+
+def status(argv: list[str], environ) -> str:
+    options = parse_args(argv)
+    if "--help" in options or "-h" in options:
+        return HELP.rstrip("\n")
+    if "--print-command" in options:
+        return fast_command(argv)
+    prefix = str(options.get("--prefix", "mem"))
+    ascii_marks = bool(options.get("--ascii"))
+    max_age = duration_ms(str(options["--max-age"]), "--max-age") if "--max-age" in options else DEFAULT_MAX_AGE_MS
+    now = clock_ms(options, environ)
+    root = resolve_root(options.get("--root"), environ)
+    if options.get("--refresh"):
+        document, problem = refreshed(root, options, environ)
+    else:
+        from reports.healthlog import newest_report
+
+        document, problem = newest_report(health_log_path(root))
+    age = None
+    if document is not None:
+        from cortex.timestamps import parse_timestamp_ms
+
+        published = parse_timestamp_ms(document.get("ts"))
+        age = None if published is None else now - published
+    return line(document, age_ms=age, max_age_ms=max_age, ascii=ascii_marks, prefix=prefix, problem=problem)
+
+
+def main(argv: list[str] | None = None, environ=None, stdout=None) -> int:
+    """Print the status line; always 0."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    environ = os.environ if environ is None else environ
+    stdout = stdout or sys.stdout
+    try:
+        text = status(argv, environ)
+    except BadUsage as error:
+        text = line(None, problem=f"usage: {error}")
+    except BaseException as error:  # noqa: BLE001 - a status line never shows a traceback
+        text = line(None, problem=f"internal error: {type(error).__name__}")
+    try:
+        stdout.write(text + "\n")
+        stdout.flush()
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

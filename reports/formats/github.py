@@ -1,0 +1,99 @@
+"""Report stage format `github`: GitHub Actions annotations plus a Markdown job summary.
+
+Chosen with --format github, and by default when GITHUB_ACTIONS=true. Writes `::error` for
+critical and `::warning` for warn findings, worst first, escaped as the runner's workflow
+command parser expects, and within GitHub's limit of 10 errors and 10 warnings per step
+(the tenth becomes "N more"). The Markdown summary is appended to $GITHUB_STEP_SUMMARY when
+the environment names it (bounded well under the runner's 1 MiB per step).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from reports.units import human_value
+
+PER_STEP = 10  # GitHub shows at most 10 error and 10 warning annotations per step
+MAX_SUMMARY_BYTES = 512 * 1024
+COMMAND = {"critical": "error", "warn": "warning"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(kind: str, title: str, message: str) -> str:
+    return f"::{kind} title={escape_property(title)}::{escape_data(message)}"
+
+
+def annotations(document: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for severity, kind in COMMAND.items():
+        items = [f for f in document.get("findings") or () if f["severity"] == severity]
+        shown = items if len(items) <= PER_STEP else items[: PER_STEP - 1]
+        lines += [annotation(kind, f"cortex-health {f['id']}", f["message"]) for f in shown]
+        if len(items) > len(shown):
+            lines.append(annotation(kind, "cortex-health", f"{len(items) - len(shown)} more {severity} findings: "
+                                    "see the job summary or run cortex-health -v"))
+    if document.get("overall") == "unknown":
+        lines.insert(0, annotation("error", "cortex-health", f"the auditor could not run: {document.get('reason')}"))
+    return lines
+
+
+def cell(text: Any) -> str:
+    value = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return " ".join(value.split())
+
+
+def summary_markdown(document: Mapping[str, Any]) -> str:
+    counts = document.get("counts") or {}
+    lines = [f"## cortex-health: {str(document.get('overall')).upper()}", "",
+             f"critical {counts.get('critical', 0)}, warn {counts.get('warn', 0)}, ok {counts.get('ok', 0)} "
+             f"at {cell(document.get('ts'))}, root `{cell(document.get('root'))}`", ""]
+    if document.get("reason"):
+        lines += [f"**The auditor could not run:** {cell(document['reason'])}", ""]
+    findings = sorted(document.get("findings") or (), key=lambda f: f["severity"] != "critical")
+    if findings:
+        lines += ["| severity | id | message | measured | threshold |", "| --- | --- | --- | --- | --- |"]
+        for item in findings:
+            detail = item.get("detail") or {}
+            unit = detail.get("unit")
+            lines.append(f"| {item['severity']} | `{cell(item['id'])}` | {cell(item['message'])} | "
+                         f"{cell(human_value(detail.get('measured'), unit))} | "
+                         f"{cell(human_value(detail.get('threshold'), unit))} |")
+        lines.append("")
+    if document.get("ok_summary"):
+        lines += ["<details><summary>ok checks</summary>", "",
+                  ", ".join(f"`{cell(i)}`" for i in document["ok_summary"]), "", "</details>", ""]
+    text = "\n".join(lines)
+    if len(text.encode("utf-8")) > MAX_SUMMARY_BYTES:
+        text = text.encode("utf-8")[: MAX_SUMMARY_BYTES].decode("utf-8", "ignore").rsplit("\n", 1)[0]
+        text += "\n\n_(summary truncated: run cortex-health -v for everything)_\n"
+    return text
+
+
+def append_summary(path: str, text: str) -> str | None:
+    try:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+    except OSError as error:
+        return f"{path}: {error.strerror or error}"
+    return None
+
+
+def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+           environ: Mapping[str, str] | None = None) -> None:
+    lines = annotations(document)
+    target = (environ or {}).get("GITHUB_STEP_SUMMARY")
+    if target:
+        failure = append_summary(target, summary_markdown(document))
+        if failure:
+            lines.append(annotation("warning", "cortex-health", f"job summary not written: {failure}"))
+    counts = document.get("counts") or {}
+    lines.append(f"cortex-health {str(document.get('overall')).upper()}: critical {counts.get('critical', 0)}, "
+                 f"warn {counts.get('warn', 0)}, ok {counts.get('ok', 0)}")
+    out.write("\n".join(lines) + "\n")

@@ -1,0 +1,96 @@
+"""Report stage format `prometheus`: node_exporter textfile-collector (text exposition 0.0.4) metrics.
+
+Chosen with --format prometheus; health.run also writes it to --prometheus-textfile PATH.prom
+(atomically, mode 0644). Every metric is a gauge named cortex_health_* with base units in
+its name and HELP/TYPE lines. Severities are numbers so alerts can compare them:
+0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, TextIO
+
+from reports.measurements import measurements, now_ms
+
+PREFIX = "cortex_health_"
+SEVERITY = {"ok": 0, "warn": 1, "critical": 2, "unknown": 3}
+
+
+def escape_label(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def escape_help(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def number(value: float) -> str:
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer() and abs(value) < 2**53):
+        return str(int(value))
+    return repr(float(value))
+
+
+def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, str], ...], float]]) -> list[str]:
+    rows = list(samples)
+    if not rows:
+        return []
+    lines = [f"# HELP {PREFIX}{name} {escape_help(help_text)}", f"# TYPE {PREFIX}{name} gauge"]
+    for labels, value in rows:
+        label_text = ",".join(f'{key}="{escape_label(str(val))}"' for key, val in labels)
+        lines.append(f"{PREFIX}{name}{{{label_text}}} {number(value)}" if labels else f"{PREFIX}{name} {number(value)}")
+    return lines
+
+
+def check_rows(document: Mapping[str, Any]) -> list[tuple[str, str, int]]:
+    """(id, collector, severity number) for every id of the run, ok ones included."""
+    from health.catalogue import lookup
+
+    rows = [(item["id"], SEVERITY.get(item["severity"], 3)) for item in document.get("findings") or ()]
+    rows += [(finding_id, 0) for finding_id in document.get("ok_summary") or ()]
+    result = []
+    for finding_id, severity in rows:
+        match = lookup(finding_id)
+        result.append((finding_id, (match.collector if match else None) or "run", severity))
+    return sorted(result)
+
+
+def collector_rows(document: Mapping[str, Any], checks: list[tuple[str, str, int]]) -> list[tuple[str, int]]:
+    """Worst severity per collector that ran (skipped collectors have no series)."""
+    worst: dict[str, int] = {}
+    for name, item in (document.get("evidence") or {}).items():
+        if isinstance(item, Mapping) and item.get("status") != "skipped":
+            worst[name] = 0
+    for _, collector, severity in checks:
+        if collector in worst:
+            worst[collector] = max(worst[collector], severity)
+    return sorted(worst.items())
+
+
+def lines_for(document: Mapping[str, Any]) -> list[str]:
+    checks = check_rows(document)
+    now = now_ms(document)
+    counts = document.get("counts") or {}
+    lines = family("overall", "Overall result of the last cortex-health run: 0 ok, 1 warn, 2 critical, 3 unknown "
+                   "(the auditor could not run).", [((), SEVERITY.get(document.get("overall"), 3))])
+    if now is not None:
+        lines += family("last_run_timestamp_seconds", "When the last cortex-health run happened (its clock), in "
+                        "seconds since the epoch.", [((), now / 1000)])
+    lines += family("checks", "Checks of the last run by severity.",
+                    [((("severity", key),), counts.get(key, 0)) for key in ("critical", "warn", "ok")])
+    lines += family("check_severity", "Severity of each check id of the last run: 0 ok, 1 warn, 2 critical.",
+                    [((("check", finding_id), ("collector", collector)), severity)
+                     for finding_id, collector, severity in checks])
+    lines += family("collector_severity", "Worst severity among the checks of each collector that ran: "
+                    "0 ok, 1 warn, 2 critical.",
+                    [((("collector", name),), severity) for name, severity in collector_rows(document, checks)])
+    grouped: dict[str, list] = {}
+    for item in measurements(document):
+        grouped.setdefault(item.name, []).append(item)
+    for name, items in grouped.items():
+        lines += family(name, items[0].help, [(item.labels, item.value) for item in items])
+    return lines
+
+
+def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+           environ: Mapping[str, str] | None = None) -> None:
+    out.write("\n".join(lines_for(document)) + "\n")

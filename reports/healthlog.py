@@ -1,0 +1,143 @@
+"""Report stage: read published reports back from the end of O/memory-health.jsonl.
+
+Used by the status line (the newest report) and by `cortex-health history` (the last N).
+Stdlib only. The log is opened with cortex.safeio.open_regular (non-blocking, regular files
+only, never through a symlink) and read backwards in blocks from the size seen at open,
+so the cost depends on the lines asked for, never on the size of the log. A line longer
+than `max_line_bytes` is reported (as None) as soon as it is known to be too long and is
+never buffered; `max_bytes` bounds the whole scan.
+"""
+from __future__ import annotations
+
+import os
+
+from cortex.safeio import UnsafeFile, open_regular
+from health.strictjson import parse_object
+
+BLOCK = 64 * 1024
+MAX_LINE_BYTES = 1 << 20
+SCHEMA = "cortex-health/v1"
+OVERALLS = ("ok", "warn", "critical", "unknown")
+
+
+class ReverseLines:
+    """Iterate the lines of a file newest first: bytes, or None for an over-long line.
+
+    Use as a context manager. `bytes_read` counts what was read; `exhausted` is set when
+    `max_bytes` stopped the scan before the start of the file.
+    """
+
+    def __init__(self, path: str, *, max_line_bytes: int = MAX_LINE_BYTES, max_bytes: int | None = None,
+                 block: int = BLOCK):
+        self.path = path
+        self.max_line_bytes = max_line_bytes
+        self.max_bytes = max_bytes
+        self.block = block
+        self.bytes_read = 0
+        self.exhausted = False
+        self.fd = open_regular(path)  # FileNotFoundError, UnsafeFile or OSError for the caller
+        self.size = os.fstat(self.fd).st_size
+
+    def __enter__(self) -> "ReverseLines":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def _blocks(self):
+        position = self.size
+        while position > 0:
+            if self.max_bytes is not None and self.bytes_read >= self.max_bytes:
+                self.exhausted = True
+                return
+            step = min(self.block, position)
+            position -= step
+            chunk = os.pread(self.fd, step, position)
+            self.bytes_read += len(chunk)
+            yield chunk
+
+    def __iter__(self):
+        tail = bytearray()  # the newest line being assembled, its left end not found yet
+        overlong = False  # the current line was already reported as too long
+        for chunk in self._blocks():
+            end = len(chunk)
+            while True:
+                newline = chunk.rfind(b"\n", 0, end)
+                piece = chunk[newline + 1:end]
+                if not overlong:
+                    tail[0:0] = piece
+                    if len(tail) > self.max_line_bytes:
+                        overlong = True
+                        tail.clear()
+                        yield None
+                if newline < 0:
+                    break
+                if not overlong and tail.strip():
+                    yield bytes(tail)
+                tail.clear()
+                overlong = False
+                end = newline
+        if not overlong and not self.exhausted and tail.strip():
+            yield bytes(tail)
+
+
+def report_problem(row: dict) -> str | None:
+    """Why a parsed line is not a cortex-health report, or None."""
+    from cortex.timestamps import parse_timestamp_ms
+
+    if row.get("schema") != SCHEMA:
+        return f"schema is not {SCHEMA}"
+    if row.get("overall") not in OVERALLS:
+        return "overall is not ok, warn, critical or unknown"
+    if parse_timestamp_ms(row.get("ts")) is None:
+        return "ts is not a valid timestamp"
+    counts = row.get("counts")
+    if not isinstance(counts, dict) or not all(type(counts.get(k)) is int for k in ("critical", "warn", "ok")):
+        return "counts must hold integer critical, warn and ok"
+    findings = row.get("findings")
+    if not isinstance(findings, list) or not all(
+            isinstance(f, dict) and isinstance(f.get("id"), str) and f.get("severity") in ("warn", "critical")
+            and isinstance(f.get("message", ""), str) for f in findings):
+        return "findings must be a list of {id, severity warn|critical, message}"
+    if not isinstance(row.get("ok_summary", []), list):
+        return "ok_summary must be a list"
+    return None
+
+
+def parse_report(raw: bytes | None, max_line_bytes: int = MAX_LINE_BYTES) -> dict | str:
+    """The report in one log line, or why it is not one."""
+    if raw is None:
+        return f"line longer than {max_line_bytes} bytes"
+    row = parse_object(raw.strip())
+    if isinstance(row, str):
+        return row
+    return report_problem(row) or row
+
+
+def describe_open_error(error: OSError) -> str:
+    """A short reason without the path (the status line has no room for it)."""
+    if isinstance(error, UnsafeFile):
+        return str(error).split(": ", 1)[0]
+    return f"{error.strerror or error}"
+
+
+def newest_report(path: str) -> tuple[dict | None, str | None]:
+    """(report, None), (None, None) when no run was published, or (None, why it cannot be read)."""
+    try:
+        reader = ReverseLines(path, max_bytes=MAX_LINE_BYTES + BLOCK)
+    except FileNotFoundError:
+        return None, None
+    except OSError as error:
+        return None, f"health log unreadable: {describe_open_error(error)}"
+    with reader:
+        for raw in reader:
+            parsed = parse_report(raw)
+            return (parsed, None) if isinstance(parsed, dict) else (None, f"bad newest report: {parsed}")
+    if reader.size:
+        return None, "health log has no complete report in its last MiB"
+    return None, None

@@ -1,0 +1,29 @@
+"""Report stage: human units for measured values and thresholds (ms, bytes, count).
+
+Used by the text format, the verbose hints and `cortex-health explain`. Stdlib only;
+human_ms is the rules' own (health.findings), so messages and tables agree.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from health.findings import human_ms
+
+__all__ = ["human_bytes", "human_ms", "human_value"]
+
+
+def human_bytes(size: float) -> str:
+    for factor, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if size >= factor:
+            return f"{size / factor:.1f} {unit}"
+    return f"{int(size)} B"
+
+
+def human_value(value: Any, unit: str | None) -> str:
+    if value is None:
+        return ""
+    if unit == "ms" and isinstance(value, (int, float)):
+        return human_ms(value)
+    if unit == "bytes" and isinstance(value, (int, float)):
+        return human_bytes(value)
+    return str(value)

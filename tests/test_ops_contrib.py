@@ -1,0 +1,154 @@
+"""contrib/: systemd units pass systemd-analyze verify, the cron line behaves with flock and chronic, and the
+Claude Code snippets run the commands they name."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import health_scenarios as s
+from tests.health_support import NOW, REPO, clean_env, copy_demo
+from tests.ops_support import CONSOLE_SCRIPT, health_log, json_lines, publish_runs, run_command, tool
+
+CONTRIB = REPO / "contrib"
+UNITS = ["cortex-health.service", "cortex-health.timer", "cortex-health-failure@.service"]
+
+
+def verify(folder: Path, names: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+    analyze = tool("systemd-analyze", "systemd")
+    runtime = tmp_path / "xdg-runtime"
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    env = dict(clean_env(), XDG_RUNTIME_DIR=str(runtime))
+    return run_command([analyze, "--user", "verify", "--man=no", *[str(folder / n) for n in names]], env=env)
+
+
+def test_systemd_units_verify_cleanly(tmp_path):
+    done = verify(CONTRIB / "systemd", UNITS, tmp_path)
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == "", done.stderr
+
+
+def test_systemd_verify_would_catch_a_broken_unit(tmp_path):
+    broken = tmp_path / "units"
+    broken.mkdir()
+    for name in UNITS:
+        shutil.copy(CONTRIB / "systemd" / name, broken / name)
+    timer = broken / "cortex-health.timer"
+    timer.write_text(timer.read_text().replace("OnCalendar=*:0/15", "OnCalendar=every quarter hour"))
+    assert verify(broken, UNITS, tmp_path).returncode != 0
+
+
+def test_service_runs_oneshot_and_keeps_warn_a_success():
+    text = (CONTRIB / "systemd" / "cortex-health.service").read_text()
+    settings = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert "Type=oneshot" in settings and "SuccessExitStatus=1" in settings
+    assert "OnFailure=cortex-health-failure@%n.service" in settings
+    timer = (CONTRIB / "systemd" / "cortex-health.timer").read_text()
+    assert "Persistent=true" in timer and "RandomizedDelaySec=" in timer and "OnCalendar=" in timer
+
+
+def cron_command() -> str:
+    lines = [line for line in (CONTRIB / "cron" / "cortex-health.crontab").read_text().splitlines()
+             if line.strip() and not line.startswith("#")]
+    assert len(lines) == 1
+    return lines[0].split(None, 5)[5]
+
+
+@pytest.fixture
+def cron_home(tmp_path):
+    tool("flock", "util-linux")
+    tool("chronic", "moreutils")
+    assert CONSOLE_SCRIPT, "cortex-health is not installed next to this interpreter"
+    home = tmp_path / "home"
+    (home / ".local" / "bin").mkdir(parents=True)
+    (home / ".cache").mkdir()
+    os.symlink(CONSOLE_SCRIPT, home / ".local" / "bin" / "cortex-health")
+    return home
+
+
+def run_cron(home: Path, root: Path) -> subprocess.CompletedProcess:
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "CORTEX_HEALTH_ROOT": str(root),
+           "CORTEX_HEALTH_NOW": NOW}
+    return run_command(["/bin/sh", "-c", cron_command()], env=env, timeout=60)
+
+
+def test_cron_line_is_silent_when_ok_and_speaks_on_warn(cron_home, tmp_path):
+    root = copy_demo(tmp_path)
+    ok = run_cron(cron_home, root)
+    assert (ok.returncode, ok.stdout, ok.stderr) == (0, "", "")
+    s.proposals_backlog(root)
+    warned = run_cron(cron_home, root)
+    assert warned.returncode == 1 and "cortex-health WARN" in warned.stdout and "fix:" in warned.stdout
+    assert [row["overall"] for row in json_lines(health_log(root))] == ["ok", "warn"]
+
+
+def test_cron_line_skips_silently_while_a_run_holds_the_lock(cron_home, tmp_path):
+    root = copy_demo(tmp_path)
+    with open(cron_home / ".cache" / "cortex-health.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        busy = run_cron(cron_home, root)
+    assert (busy.returncode, busy.stdout, busy.stderr) == (75, "", "")
+    assert not health_log(root).exists()
+
+
+def snippet_commands() -> dict[str, list[str]]:
+    commands: dict[str, list[str]] = {}
+    for path in sorted((CONTRIB / "claude-code").glob("*.json")):
+        settings = json.loads(path.read_text())
+        found = []
+        if "statusLine" in settings:
+            assert settings["statusLine"]["type"] == "command"
+            found.append(settings["statusLine"]["command"])
+        for groups in settings.get("hooks", {}).values():
+            for group in groups:
+                for hook in group["hooks"]:
+                    assert hook["type"] == "command"
+                    if " gate --timeout " in hook["command"]:  # the hook must outlive the gate's own deadline
+                        assert hook["timeout"] > float(hook["command"].split("--timeout ")[1].split()[0])
+                    found.append(hook["command"])
+        commands[path.name] = found
+    return commands
+
+
+def test_claude_code_snippets_are_valid_and_name_our_surfaces():
+    commands = snippet_commands()
+    assert set(commands) == {"settings.json", "statusline.json", "stop-gate.json"}
+    every = [command for found in commands.values() for command in found]
+    assert "cortex-health statusline" in every and "cortex-health gate --timeout 20" in every
+    assert any("LoadMemory.hook.ts" in c for c in commands["settings.json"])  # retrieval hook
+    assert any("MemoryReviewFire.hook.ts" in c for c in commands["settings.json"])  # cadence hook
+
+
+def test_the_snippet_commands_run_as_claude_code_runs_them(tmp_path):
+    assert CONSOLE_SCRIPT
+    root = copy_demo(tmp_path)
+    publish_runs(root, [0])
+    env = clean_env(CORTEX_HEALTH_ROOT=str(root), CORTEX_HEALTH_NOW=NOW,
+                    PATH=os.path.dirname(CONSOLE_SCRIPT) + ":/usr/bin:/bin")
+    hook_input = json.dumps({"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": False})
+    for command in snippet_commands()["settings.json"]:
+        if not command.startswith("cortex-health"):
+            continue
+        done = subprocess.run(["/bin/sh", "-c", command], input=hook_input, capture_output=True, text=True, env=env,
+                              timeout=60, cwd=tmp_path)
+        assert done.returncode == 0, (command, done.stderr)
+        if "statusline" in command:
+            assert done.stdout == "mem ✓ ok <1m\n"
+        else:
+            assert (done.stdout, done.stderr) == ("", "")
+    assert len(json_lines(health_log(root))) == 2  # the gate published one more run
+
+
+def test_fast_statusline_command_runs_from_any_directory(tmp_path):
+    root = copy_demo(tmp_path)
+    publish_runs(root, [0])
+    command = subprocess.run([sys.executable, "-m", "health", "statusline", "--print-command", "--root", str(root)],
+                             capture_output=True, text=True, cwd=REPO, env=clean_env()).stdout.strip()
+    done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, cwd=tmp_path, timeout=30,
+                          env={"PATH": "/usr/bin:/bin", "CORTEX_HEALTH_NOW": NOW})
+    assert (done.returncode, done.stdout, done.stderr) == (0, "mem ✓ ok <1m\n", "")

@@ -1,0 +1,69 @@
+"""`cortex-health gate`: the check within a deadline for a Stop hook; publishes, speaks only when not ok, exits 0."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests import health_scenarios as s
+from tests.health_support import NOW, REPO, clean_env, copy_demo
+from tests.ops_support import health, health_log, json_lines, run_command
+
+
+def gate(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    done = run_command([sys.executable, "-m", "health", "gate", *args], env=env)
+    assert done.returncode == 0 and done.stdout == ""
+    return done
+
+
+def test_healthy_gate_is_silent_and_publishes(tmp_path):
+    root = copy_demo(tmp_path)
+    done = gate("--timeout", "30", "--root", str(root), "--now", NOW)
+    assert done.stderr == ""
+    assert [row["overall"] for row in json_lines(health_log(root))] == ["ok"]
+
+
+def test_problems_are_one_line_on_stderr(tmp_path):
+    root = copy_demo(tmp_path)
+    s.reviewer_failed(root)
+    done = gate("--timeout=30", "--root", str(root), "--now", NOW, "--threshold", "proposal_backlog=1")
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("cortex-health: CRITICAL · reviewer-latest-failed, proposal-backlog-high")
+    assert json_lines(health_log(root))[-1]["overall"] == "critical"
+
+
+def test_deadline_overrun_is_published_as_a_finding(tmp_path):
+    root = copy_demo(tmp_path)
+    done = gate("--timeout", "0.01", "--root", str(root), "--now", NOW)
+    assert done.stderr.startswith("cortex-health: WARN · health-check-deadline-exceeded")
+    row = json_lines(health_log(root))[-1]
+    assert row["overall"] == "warn" and [f["id"] for f in row["findings"]] == ["health-check-deadline-exceeded"]
+    assert row["findings"][0]["detail"]["threshold"] == 10 and row["ts"] == "2026-11-29T12:00:00.000Z"
+    line = health("statusline", "--root", str(root), "--now", NOW).stdout
+    assert line == "mem ▲ warn · health-check-deadline-exceeded\n"
+
+
+def test_usage_errors_never_block_the_agent(tmp_path):
+    assert gate("--timeout", "soon").stderr.startswith("cortex-health gate: usage: argument --timeout")
+    assert gate("--timeout", "-1").stderr.startswith("cortex-health gate: usage: --timeout must be")
+    assert gate("--format", "text").stderr.startswith("cortex-health gate: usage: unrecognized arguments")
+    assert "unknown collector(s) nope" in gate("--only", "nope").stderr
+
+
+def test_an_auditor_failure_is_reported_and_still_exits_0(tmp_path):
+    done = gate("--root", str(tmp_path / "nowhere"))
+    assert done.stderr.startswith("cortex-health: UNKNOWN · root ") and "is not a directory" in done.stderr
+
+
+def test_no_write_is_respected_and_stdin_is_never_read(tmp_path):
+    root = copy_demo(tmp_path)
+    s.proposals_backlog(root)
+    proc = subprocess.Popen([sys.executable, "-m", "health", "gate", "--root", str(root), "--now", NOW],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=clean_env(CORTEX_HEALTH_NO_WRITE="1"), cwd=REPO)
+    try:
+        assert proc.wait(timeout=30) == 0  # the hook's JSON on stdin is never awaited
+        assert proc.stdout.read() == b"" and b"proposal-backlog-high" in proc.stderr.read()
+    finally:
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()
+    assert not health_log(root).exists()

@@ -140,7 +140,9 @@ def check(options: Options, output: Output, environ: Mapping[str, str], stdout: 
     try:
         formatter.render(document, stdout, tty=tty, verbose=output.verbose, environ=environ)
         stdout.flush()
-    except BrokenPipeError:  # the reader went away; the verdict and the published line stand
+    except (BrokenPipeError, SystemExit):
+        # The reader went away (`| head`); rich answers that with SystemExit(1). The verdict
+        # and the published line stand, so the exit code still reports the health.
         _silence_stdout()
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001
         return fail(f"internal error while rendering {output.format}: {type(error).__name__}: {error}", stdout, stderr)

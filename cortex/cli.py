@@ -2,7 +2,11 @@
 
 Only this module turns results and exceptions into exit codes. Whatever happens, stdout
 gets exactly one compact JSON envelope validated against the published schema; an
-unexpected exception is internal_error (exit 1), never a traceback.
+unexpected exception is internal_error (exit 1), never a traceback. Plain-text hook
+commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) print their
+text instead, and on any error print nothing on stdout, a message on stderr, and exit with
+their own error code. The envelope model (pydantic) is imported only when an envelope is
+built, so the hook commands never pay for it.
 """
 from __future__ import annotations
 
@@ -10,9 +14,8 @@ import os
 import sys
 from typing import Mapping, Sequence, TextIO
 
-from cortex.envelope import EXIT_CODES, failure, success
-from cortex.errors import CortexError, InvalidInput
-from cortex.invocation import Invocation, parse_arguments
+from cortex.errors import CortexError
+from cortex.invocation import CommandSpec, Invocation, find_command, parse_arguments
 from cortex.jsjson import dumps
 
 
@@ -22,19 +25,23 @@ def run(
     environ: Mapping[str, str] | None = None,
     memory_root: str | None = None,
     stdin: TextIO | None = None,
+    stderr: TextIO | None = None,
 ) -> tuple[int, dict | str]:
     """Run one command in-process; returns (exit code, envelope dict or raw text)."""
-    from cortex.commands import registry
+    from cortex.commands import commands_for
+    from cortex.envelope_data import failure, success
 
     environ = os.environ if environ is None else environ
-    command = args[0] if args else ""
+    args = list(args)
+    commands = commands_for(args)
+    named, _words = find_command(args, commands)
+    if named is not None and not named.enveloped:
+        return _run_plain(named, args, commands, environ, memory_root, stdin, stderr)
+    command = named.name if named is not None else (args[0] if args else "")
     try:
-        spec, options, positionals = parse_arguments(list(args), registry())
-        invocation = Invocation(command, options, positionals, environ, memory_root, stdin)
-        data = spec.handler(invocation)
-        if not spec.enveloped:
-            return data  # (exit code, text) for hook commands that print plain text
-        envelope = success(command, data)
+        spec, options, positionals = parse_arguments(args, commands)
+        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        envelope = success(command, spec.handler(invocation))
     except CortexError as error:
         envelope = failure(command, error.code, error.message)
     except Exception as error:  # noqa: BLE001 - the contract: internal_error, never a traceback
@@ -42,10 +49,32 @@ def run(
     return _checked(envelope)
 
 
+def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_root, stdin, stderr) -> tuple[int, str]:
+    """A hook command: its (exit code, text), or nothing on stdout and one stderr line on any error."""
+    try:
+        spec, options, positionals = parse_arguments(args, commands)
+        return spec.handler(Invocation(spec.name, options, positionals, environ, memory_root, stdin))
+    except CortexError as error:
+        message = error.message
+    except Exception as error:  # noqa: BLE001 - a hook must never print a traceback
+        message = f"internal error: {type(error).__name__}: {error}"
+    warn(f"cortex {spec.name}: {message}", stderr)
+    return spec.error_exit, ""
+
+
+def warn(message: str, stderr: TextIO | None = None) -> None:
+    stream = stderr if stderr is not None else sys.stderr
+    try:
+        stream.write(message.replace("\n", " ")[:2000] + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass  # nowhere to report; a hook still must not crash
+
+
 def _checked(envelope: dict) -> tuple[int, dict]:
     from pydantic import ValidationError
 
-    from cortex.envelope import validate_envelope
+    from cortex.envelope import EXIT_CODES, failure, validate_envelope
 
     try:
         validate_envelope(envelope)
@@ -61,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code, output = run(args)
         text = output if isinstance(output, str) else dumps(output) + "\n"
     except Exception as error:  # noqa: BLE001 - last line of defence
+        from cortex.envelope_data import failure
+
         code = 1
         text = dumps(failure(args[0] if args else "", "internal_error", f"{type(error).__name__}: {error}")) + "\n"
     try:

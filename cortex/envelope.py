@@ -9,7 +9,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr, model_validator
 
-SCHEMA_ID = "lifeos-cortex/v1"
+from cortex.envelope_data import SCHEMA_ID, failure, success  # noqa: F401 - re-exported
 
 
 class ErrorBody(BaseModel):
@@ -57,14 +57,6 @@ EXIT_CODES = {
     "write_refused": 5,
     "governance_refused": 5,
 }
-
-
-def success(command: str, data: dict) -> dict:
-    return {"schema": SCHEMA_ID, "ok": True, "command": command, "data": data, "error": None}
-
-
-def failure(command: str, code: str, message: str) -> dict:
-    return {"schema": SCHEMA_ID, "ok": False, "command": command, "data": None, "error": {"code": code, "message": message}}
 
 
 def validate_envelope(envelope: dict) -> None:

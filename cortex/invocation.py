@@ -25,11 +25,14 @@ class CommandSpec:
     as prompt hooks, the text to print) and raises CortexError subclasses on failure.
     """
 
-    name: str
+    name: str  # one word ("status") or two ("hot render"); a two-word name wins over its first word
     handler: Callable[["Invocation"], object]
     value_options: frozenset[str] = frozenset()
     flag_options: frozenset[str] = frozenset()
     enveloped: bool = True
+    # Plain-text (hook) commands never print an envelope: on any error stdout stays empty,
+    # the message goes to stderr and the process exits with this code.
+    error_exit: int = 1
 
     @property
     def allowed(self) -> frozenset[str]:
@@ -96,14 +99,20 @@ def _valid_utf8(text: str) -> bool:
         return False
 
 
+def find_command(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec | None, int]:
+    """The spec `args` name and how many words named it ("hot render" wins over "hot")."""
+    if len(args) >= 2 and f"{args[0]} {args[1]}" in commands:
+        return commands[f"{args[0]} {args[1]}"], 2
+    return (commands.get(args[0]) if args else None), 1
+
+
 def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict, list[str]]:
-    command = args[0] if args else ""
-    spec = commands.get(command)
+    spec, i = find_command(args, commands)
     if spec is None:
-        raise InvalidInput(f"Unknown command: {command or '(missing)'}")
+        raise InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
+    command = spec.name
     options: dict[str, str | bool] = {}
     positionals: list[str] = []
-    i = 1
     while i < len(args):
         arg = args[i]
         if not _valid_utf8(arg):

@@ -4,6 +4,7 @@
   cortex hot set principal|da [--allow-drastic]        full desired list on stdin, one entry per line
   cortex hot snapshots [principal|da]
   cortex hot restore principal|da SNAPSHOT [--allow-drastic]
+(`cortex hot render`, the prompt hook, is its own plain-text command: cortex/commands/render.py.)
 `set` is set-overwrite: what is omitted is forgotten. stdin is read with a byte bound,
 must be UTF-8 without control characters, and passes the privacy boundary as a whole
 (a private span may cross lines) before it is split into entries.
@@ -138,7 +139,7 @@ _SUBCOMMANDS = {"read": _read, "set": _set, "snapshots": _snapshots, "restore": 
 def hot(inv: Invocation) -> dict:
     sub = inv.positionals[0] if inv.positionals else None
     if sub not in _SUBCOMMANDS:
-        raise InvalidInput(f"hot requires one of: {', '.join(_SUBCOMMANDS)}")
+        raise InvalidInput(f"hot requires one of: {', '.join(_SUBCOMMANDS)}, render")
     if inv.flag("--allow-drastic") and sub not in ("set", "restore"):
         raise InvalidInput("--allow-drastic applies only to hot set and hot restore")
     return _SUBCOMMANDS[sub](inv, inv.positionals[1:])

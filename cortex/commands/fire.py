@@ -1,0 +1,56 @@
+"""Cadence command: `cortex review fire [--session ID] [--transcript PATH]` for a Stop hook; registered with the CLI.
+
+Counts one turn of the session and, when a review is due, starts `cortex review run`
+detached (its own session, stdio on /dev/null, credentials stripped from its environment)
+and returns at once. Without --session the Claude Code hook payload on stdin supplies
+session_id and transcript_path. Prints nothing. Plain-text hook command: any error is one
+line on stderr and exit 1 (a non-blocking hook error in Claude Code; never 2, which would
+block the stop). Does nothing in a subagent session (see cortex.hookinput).
+"""
+from __future__ import annotations
+
+import os
+
+from cortex.cadence import Cadence, record_turn, reviewer_argv, start_detached
+from cortex.childenv import stripped_environment
+from cortex.errors import InvalidInput
+from cortex.hookinput import is_subagent, payload_text, read_hook_payload
+from cortex.invocation import CommandSpec, Invocation
+from cortex.reviewstate import check_session_id
+from cortex.safepaths import memory_dir
+from cortex.writecontext import WriteContext
+
+FIRE_LOCK_WAIT_MS = 500  # a Stop hook must not hang on a busy state file
+
+
+def fire(inv: Invocation) -> tuple[int, str]:
+    if is_subagent(inv):
+        return 0, ""
+    if inv.positionals:
+        raise InvalidInput("review fire accepts no positional arguments")
+    session, transcript = inv.option("--session"), inv.option("--transcript")
+    if session is None:
+        payload = read_hook_payload(inv.stdin)
+        session = payload_text(payload, "session_id")
+        transcript = transcript or payload_text(payload, "transcript_path") or None
+    if not session:
+        raise InvalidInput("review fire needs --session ID or a hook payload with session_id on stdin")
+    check_session_id(session)
+    transcript = os.path.abspath(transcript) if transcript else None  # the reviewer starts in another folder
+    from cortex.reviewconfig import load_config  # pydantic: only once the turn is known to count
+
+    ctx = WriteContext.from_invocation(inv)
+    ctx = WriteContext(ctx.layout, ctx.now_ms, min(ctx.lock_wait_ms, FIRE_LOCK_WAIT_MS))
+    memory = memory_dir(ctx.layout.memory_root, create=False)
+    config = load_config(ctx.layout, inv.environ)
+    argv = reviewer_argv(ctx.layout.memory_root, transcript)
+    env = stripped_environment(inv.environ, config.pass_env)
+    record_turn(ctx, session, Cadence(config.turn_threshold, config.min_minutes_between),
+                lambda: start_detached(argv, env, memory))
+    return 0, ""
+
+
+COMMANDS = [
+    CommandSpec("review fire", fire, value_options=frozenset({"--session", "--transcript"}), enveloped=False,
+                error_exit=1),
+]

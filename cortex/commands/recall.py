@@ -1,0 +1,46 @@
+"""Prompt command: `cortex recall [PROMPT] [--limit K]` for a UserPromptSubmit hook; registered with the CLI.
+
+Prints a bounded <lifeos-recall> context block (nothing when nothing matches) and appends
+one row to O/memory-retrievals.jsonl. Without PROMPT the Claude Code hook payload on stdin
+supplies `prompt`. A hot path: stdlib only, no envelope; on any error stdout stays empty,
+one line goes to stderr, no row is written and the exit code is 0. Prints nothing and
+records nothing in a subagent session.
+"""
+from __future__ import annotations
+
+import time
+
+from cortex.errors import InvalidInput
+from cortex.hookinput import is_subagent, payload_text, read_hook_payload
+from cortex.invocation import CommandSpec, Invocation
+from cortex.layout import Layout
+from cortex.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
+
+
+def _limit(inv: Invocation) -> int:
+    raw = inv.option("--limit")
+    if raw is None:
+        return DEFAULT_LIMIT
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        raise InvalidInput(f"--limit must be an integer from 1 to {MAX_LIMIT}")
+    return int(raw)
+
+
+def recall_command(inv: Invocation) -> tuple[int, str]:
+    started = time.perf_counter()
+    if is_subagent(inv):
+        return 0, ""
+    if len(inv.positionals) > 1:
+        raise InvalidInput("recall takes one PROMPT (quote it), or the hook payload on stdin")
+    limit = _limit(inv)
+    query = inv.positionals[0] if inv.positionals else payload_text(read_hook_payload(inv.stdin), "prompt")
+    if query is None:
+        raise InvalidInput("recall needs a PROMPT argument or a hook payload with prompt on stdin")
+    layout = Layout.from_memory_root(inv.requested_memory_root())
+    now = inv.now_ms()
+    result = recall(layout, query, limit, now)
+    log_recall(layout, result, now, round((time.perf_counter() - started) * 1000, 3))
+    return 0, result.block
+
+
+COMMANDS = [CommandSpec("recall", recall_command, value_options=frozenset({"--limit"}), enveloped=False, error_exit=0)]

@@ -1,0 +1,36 @@
+"""Reviewer command: `cortex review run [--input TRANSCRIPT] [--turns N] [--dry-run]`; registered with the CLI.
+
+Runs one memory review (cortex.reviewer) and answers with an envelope: data {runId,
+run_dir, row, results} on success or skip; a failed run is an error envelope (exit 1,
+review_failed; exit 4 for a broken config or transcript) after its terminal row was written.
+`--dry-run` answers {dry_run, transcript, exchanges, prompt, …} and writes nothing.
+"""
+from __future__ import annotations
+
+from cortex.errors import InvalidInput
+from cortex.invocation import CommandSpec, Invocation
+from cortex.transcript import DEFAULT_TURNS, MAX_TURNS
+
+
+def _turns(inv: Invocation) -> int:
+    raw = inv.option("--turns")
+    if raw is None:
+        return DEFAULT_TURNS
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_TURNS:
+        raise InvalidInput(f"--turns must be an integer from 1 to {MAX_TURNS}")
+    return int(raw)
+
+
+def review_run(inv: Invocation) -> dict:
+    from cortex.reviewer import ReviewRequest, dry_run, run_review
+
+    if inv.positionals:
+        raise InvalidInput("review run accepts no positional arguments")
+    request = ReviewRequest(inv.option("--input"), _turns(inv), inv.flag("--dry-run"))
+    return dry_run(inv, request) if request.dry_run else run_review(inv, request)
+
+
+COMMANDS = [
+    CommandSpec("review run", review_run, value_options=frozenset({"--input", "--turns"}),
+                flag_options=frozenset({"--dry-run"})),
+]

@@ -1,0 +1,78 @@
+"""Reviewer stage: what a review looks at — the transcript, its exchanges, the hot-memory snapshot and the prompt; used by the reviewer.
+
+The transcript is the one given (--input, or the Stop hook's transcript_path), else the
+newest *.jsonl under the configured transcript folder (default ~/.claude/projects, or
+$CLAUDE_CONFIG_DIR/projects). "Nothing to review" (no transcript, no complete exchange) is
+a reason, not an error: the run ends as a skip.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from cortex.errors import IntegrityError
+from cortex.hotmemory import validate_entries
+from cortex.hotwriter import read_prior, resolve_target
+from cortex.layout import HOT_LABELS
+from cortex.reviewconfig import ReviewConfig
+from cortex.reviewprompt import Snapshot, build_prompt
+from cortex.reviewstate import is_safe_session
+from cortex.transcript import Exchange, check_transcript, newest_transcript, recent_exchanges
+from cortex.writecontext import WriteContext
+
+
+@dataclass(frozen=True)
+class ReviewRequest:
+    transcript: str | None  # --input; else the newest transcript
+    turns: int
+    dry_run: bool
+
+
+def transcript_dir(config: ReviewConfig, environ) -> str:
+    home = environ.get("HOME") or os.path.expanduser("~")
+    if config.transcript_dir:
+        chosen = config.transcript_dir
+        return os.path.abspath(os.path.join(home, chosen[2:]) if chosen.startswith("~/") else chosen)
+    claude = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+    return os.path.join(os.path.abspath(claude), "projects")
+
+
+def session_of(transcript: str) -> str | None:
+    """Claude Code names a transcript <session-id>.jsonl: that id is the items' provenance."""
+    stem = os.path.basename(transcript).removesuffix(".jsonl")
+    return stem if is_safe_session(stem) else None
+
+
+def hot_snapshots(ctx: WriteContext) -> list[Snapshot]:
+    snapshots = []
+    for label in HOT_LABELS:
+        target = resolve_target(ctx, label)
+        prior = read_prior(target)
+        if prior.parsed is None:
+            raise IntegrityError(f"Hot memory file is {prior.problem}: {ctx.layout.display(target.path)}")
+        snapshots.append(Snapshot(label, validate_entries(prior.parsed.entries).accepted))
+    return snapshots
+
+
+@dataclass(frozen=True)
+class Material:
+    transcript: str | None
+    exchanges: list[Exchange]
+    prompt: str | None
+    skip_reason: str | None
+
+
+def gather(ctx: WriteContext, config: ReviewConfig, request: ReviewRequest, environ) -> Material:
+    """Transcript, exchanges and prompt — or why there is nothing to review."""
+    if request.transcript is not None:
+        transcript = check_transcript(request.transcript)
+    else:
+        folder = transcript_dir(config, environ)
+        transcript = newest_transcript(folder)
+        if transcript is None:
+            return Material(None, [], None, f"no transcript found under {folder}")
+    exchanges = recent_exchanges(transcript, request.turns)
+    if not exchanges:
+        return Material(transcript, [], None, "the transcript holds no complete user→assistant text exchange")
+    prompt = build_prompt(hot_snapshots(ctx), exchanges, config.confidence_threshold)
+    return Material(transcript, exchanges, prompt, None)

@@ -1,0 +1,89 @@
+"""Reviewer stage: the run's evidence — O/reviewer-runs/<runId>/ and the terminal row in O/reviewer-runs.jsonl; used by the reviewer.
+
+The run directory is created first thing, so a reviewer that dies leaves a directory
+without a terminal row (the auditor calls that timed out after its grace period). Its
+files are created whole and pass the privacy boundary first. Exactly one terminal row per
+run is appended at the end, in one of the three shapes the auditor accepts:
+  success  ts, ok true, runId, transcript, exchanges, inference_duration_ms, parse_ok true, dispatch_summary
+  skip     ts, ok true, runId, transcript (path or null), exchanges 0, inference_duration_ms, parse_ok true,
+           skipped true, error (why)
+  failure  ts, ok false, runId, transcript, exchanges, inference_duration_ms, parse_ok (false: the answer
+           was rejected; null: parsing was never reached), error (says "timeout" on a timeout)
+           [, dispatch_summary when items were dispatched]
+The row's ts is never earlier than the runId's time, so the directory never looks newer
+than its own row.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from cortex.durable import append_line, create_file
+from cortex.jsjson import dumps
+from cortex.layout import Layout
+from cortex.privacy import strip_private_content
+from cortex.safepaths import DIR_MODE, memory_dir
+from cortex.timestamps import iso_from_ms
+from cortex.writecontext import scrub
+
+LOG_NAME = "reviewer-runs.jsonl"
+RUNS_DIR = "reviewer-runs"
+MAX_ID_BUMPS = 10_000
+
+
+def run_id_for(ms: int) -> str:
+    """2026-10-01T10:00:00.000Z → 2026-10-01T10-00-00-000Z."""
+    return iso_from_ms(ms).replace(":", "-").replace(".", "-")
+
+
+@dataclass(frozen=True)
+class ReviewRun:
+    layout: Layout
+    run_id: str
+    run_ms: int
+    path: str
+
+    def save(self, name: str, text: str) -> None:
+        create_file(os.path.join(self.path, name), strip_private_content(text).encode("utf-8"))
+
+    def row_ts(self, end_ms: int) -> str:
+        return iso_from_ms(max(end_ms, self.run_ms))
+
+
+def open_run(layout: Layout, now_ms: int) -> ReviewRun:
+    """Create a fresh O/reviewer-runs/<runId>/; a taken id (same millisecond) moves on by 1 ms."""
+    base = memory_dir(layout.memory_root, "OBSERVABILITY", RUNS_DIR)
+    for bump in range(MAX_ID_BUMPS):
+        run_id = run_id_for(now_ms + bump)
+        path = os.path.join(base, run_id)
+        try:
+            os.mkdir(path, DIR_MODE)
+        except FileExistsError:
+            continue
+        return ReviewRun(layout, run_id, now_ms + bump, path)
+    raise FileExistsError(f"no free run id near {run_id_for(now_ms)} in {base}")
+
+
+def append_terminal_row(layout: Layout, row: dict) -> None:
+    """The one terminal row of a run; a failure to write it is raised, never swallowed."""
+    directory = memory_dir(layout.memory_root, "OBSERVABILITY")
+    append_line(os.path.join(directory, LOG_NAME), dumps(scrub(row)).encode("utf-8"))
+
+
+def success_row(run: ReviewRun, end_ms: int, transcript: str, exchanges: int, duration_ms: float, summary: dict) -> dict:
+    return {"ts": run.row_ts(end_ms), "ok": True, "runId": run.run_id, "transcript": transcript, "exchanges": exchanges,
+            "inference_duration_ms": duration_ms, "parse_ok": True, "dispatch_summary": summary}
+
+
+def skip_row(run: ReviewRun, end_ms: int, transcript: str | None, reason: str) -> dict:
+    return {"ts": run.row_ts(end_ms), "ok": True, "runId": run.run_id, "transcript": transcript, "exchanges": 0,
+            "inference_duration_ms": 0, "parse_ok": True, "skipped": True, "error": reason}
+
+
+def failure_row(run: ReviewRun, end_ms: int, transcript: str | None, exchanges: int, duration_ms: float,
+                parse_ok: bool | None, error: str, summary: dict | None = None) -> dict:
+    row = {"ts": run.row_ts(end_ms), "ok": False, "runId": run.run_id, "transcript": transcript,
+           "exchanges": exchanges, "inference_duration_ms": duration_ms, "parse_ok": parse_ok, "error": error[:1000]}
+    if summary is not None:
+        row["dispatch_summary"] = summary
+    return row

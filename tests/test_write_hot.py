@@ -151,6 +151,9 @@ def test_missing_hot_file_is_not_found(tree):
         (b"NAME: " + b"x" * 262_145, "exceeds"),
         (b"NAME: a\n" * 1_025, "more than 1024"),
     ],
+    # Short ids: pytest exports the test id in PYTEST_CURRENT_TEST, and a 256 KiB id makes
+    # the child's environment too large to exec ("Argument list too long").
+    ids=["invalid-utf8", "control-char", "oversized", "too-many-lines"],
 )
 def test_bad_stdin_is_invalid_input_and_nothing_is_written(tree, stdin, fragment):
     before = tree.principal.read_bytes()

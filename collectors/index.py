@@ -18,7 +18,7 @@ from collectors.text import brief
 from cortex.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.timestamps import parse_timestamp_ms
 from health.model import EvidenceStatus
-from health.strictjson import parse_object
+from cortex.strictjson import parse_object
 
 MANIFEST_SCHEMA = "lifeos-cortex-index/v1"
 MANIFEST_KEYS = frozenset(["schema", "canonical_sha256", "index_path", "index_sha256", "indexed_at"])

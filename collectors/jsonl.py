@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from cortex.safeio import UnsafeFile, iter_lines
 from collectors.fsprobe import describe_os_error, probe_file
 from health.model import EvidenceStatus, FileState, MalformedLine
-from health.strictjson import parse_object
+from cortex.strictjson import parse_object
 
 MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20

@@ -14,7 +14,7 @@ from collectors.text import brief
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.timestamps import parse_timestamp_ms
 from health.model import EvidenceStatus, FileState
-from health.strictjson import parse_object
+from cortex.strictjson import parse_object
 
 FILE_NAME = "review-state.json"
 MAX_STATE_BYTES = 1 << 20

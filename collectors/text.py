@@ -5,7 +5,7 @@ clipped scalar, never a whole nested object from an untrusted file.
 """
 from __future__ import annotations
 
-from health.strictjson import json_type
+from cortex.strictjson import json_type
 
 MAX_TEXT = 300
 

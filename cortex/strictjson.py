@@ -1,79 +1,106 @@
-"""Write path: strict JSON decoding for write payloads; used by remember/propose (and by the reviewer for model output).
+"""Shared: the one strict JSON decoder, for write payloads, model output, evidence rows, state
+files, manifests, threshold config and benchmark labels. Stdlib only (the status line may use it).
 
 Refuses what `json.loads` would quietly accept: NaN/Infinity, numbers that overflow to
-infinity, duplicate object keys (which value wins is ambiguous), lone surrogates and
-nesting deep enough to exhaust the stack. Errors are InvalidInput (exit 4).
+infinity, duplicate object keys (JSON.parse keeps the last one silently; which one was meant
+is ambiguous), lone surrogate escapes, and nesting deep enough to exhaust the stack. Every
+refusal carries a precise reason; callers decide whether that is an error or a finding.
 """
 from __future__ import annotations
 
 import json
 import math
 
-from cortex.errors import InvalidInput
-
 MAX_DEPTH = 64
 
 
+class StrictJSONError(ValueError):
+    """Why a text is not strict JSON (the message is the reason, ready to show)."""
+
+
 def _no_constant(name: str):
-    raise ValueError(f"non-standard JSON constant {name}")
+    raise StrictJSONError(f"non-finite number {name}")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError("number out of range")
+        raise StrictJSONError(f"non-finite number {text}")
     return value
 
 
-def _unique_keys(pairs):
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ValueError("duplicate object key")
-        seen[key] = value
-    return seen
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    row = dict(pairs)
+    if len(row) != len(pairs):
+        seen: set[str] = set()
+        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise StrictJSONError(f"duplicate key {duplicate!r}")
+    return row
 
 
-def _depth(value, level: int = 0) -> int:
+def _check(value, level: int = 0) -> None:
+    """Depth bound and lone surrogates (which cannot be written back as UTF-8)."""
     if level > MAX_DEPTH:
-        raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
-    if isinstance(value, dict):
-        for item in value.values():
-            _depth(item, level + 1)
+        raise StrictJSONError(f"invalid JSON: nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, str):
+        if not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise StrictJSONError("invalid JSON: lone surrogate escape") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check(key, level + 1)
+            _check(item, level + 1)
     elif isinstance(value, list):
         for item in value:
-            _depth(item, level + 1)
-    return level
+            _check(item, level + 1)
 
 
-def _has_lone_surrogate(value) -> bool:
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-            return False
-        except UnicodeEncodeError:
-            return True
-    if isinstance(value, dict):
-        return any(_has_lone_surrogate(k) or _has_lone_surrogate(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_lone_surrogate(item) for item in value)
-    return False
+def decode(text: str):
+    """The value of `text`, or StrictJSONError naming what is wrong."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float,
+                           object_pairs_hook=_unique_keys)
+    except StrictJSONError:
+        raise
+    except json.JSONDecodeError as error:
+        raise StrictJSONError(f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:
+        raise StrictJSONError("invalid JSON: nested too deeply") from None
+    except ValueError:  # an integer too long to convert
+        raise StrictJSONError("invalid JSON: number too long") from None
+    _check(value)
+    return value
+
+
+def json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(
+        type(value), "value")
 
 
 def loads_strict(text: str, *, what: str = "payload"):
+    """The value, or InvalidInput (exit 4) saying why `what` is not valid JSON."""
+    from cortex.errors import InvalidInput
+
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys)
-        _depth(value)
-    except (ValueError, RecursionError) as error:
-        raise InvalidInput(f"{what} must be valid JSON ({_reason(error)})") from None
-    if _has_lone_surrogate(value):
-        raise InvalidInput(f"{what} must be valid JSON (contains a lone surrogate escape)")
+        return decode(text)
+    except StrictJSONError as error:
+        raise InvalidInput(f"{what} must be valid JSON ({error})") from None
+
+
+def parse_object(raw: bytes) -> dict | str:
+    """The JSON object in `raw`, or the reason it is not one (evidence readers report it)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"invalid UTF-8 at byte {error.start}"
+    try:
+        value = decode(text)
+    except StrictJSONError as error:
+        return str(error)
+    if not isinstance(value, dict):
+        return f"not a JSON object ({json_type(value)})"
     return value
-
-
-def _reason(error: Exception) -> str:
-    if isinstance(error, json.JSONDecodeError):
-        return f"{error.msg} at line {error.lineno} column {error.colno}"
-    if isinstance(error, RecursionError):
-        return "nested too deeply"
-    return str(error)

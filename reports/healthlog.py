@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from cortex.safeio import UnsafeFile, open_regular
-from health.strictjson import parse_object
+from cortex.strictjson import parse_object
 
 BLOCK = 64 * 1024
 MAX_LINE_BYTES = 1 << 20

@@ -35,8 +35,8 @@ def test_whitespace_and_one_fence_are_tolerated(wrap):
     (b"", "the answer is empty"),
     (b"Sure, here you go", "the answer must be valid JSON"),
     (b'{"items": [1,]}', "the answer must be valid JSON"),
-    (b'{"items": [], "items": []}', "duplicate object key"),
-    (b'{"items": [{"type": "memory", "confidence": NaN}]}', "non-standard JSON constant"),
+    (b'{"items": [], "items": []}', "duplicate key 'items'"),
+    (b'{"items": [{"type": "memory", "confidence": NaN}]}', "non-finite number NaN"),
     (b"\xff\xfe", "not valid UTF-8"),
 ])
 def test_not_json_is_rejected_with_the_reason(raw, expected):

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from cortex.safeio import UnsafeFile, read_bounded
-from health.strictjson import parse_object
+from cortex.strictjson import parse_object
 from thresholds.defaults import BY_ALIAS, BY_NAME, THRESHOLDS, ThresholdSpec
 
 MAX_CONFIG_BYTES = 1 << 20

@@ -9,7 +9,6 @@ half-understood would publish numbers nobody asked for.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Callable, Iterable
 from cortex.errors import InvalidInput
 from cortex.jscompat import js_len, js_trim
 from cortex.safeio import UnsafeFile, read_bounded
+from cortex.strictjson import StrictJSONError, decode
 
 MAX_BYTES = 1024 * 1024
 MAX_ROWS = 1000
@@ -147,22 +147,10 @@ def _label(line: str, number: int, tokenizer, max_query_chars: int, max_query_te
 
 
 def _json_object(line: str) -> dict:
-    def no_duplicates(pairs):
-        keys = [key for key, _ in pairs]
-        repeated = sorted({key for key in keys if keys.count(key) > 1})
-        if repeated:
-            raise _Row(f"duplicate key(s) {', '.join(repeated)}")
-        return dict(pairs)
-
-    def no_constants(name):
-        raise _Row(f"non-standard JSON constant {name}")
-
     try:
-        row = json.loads(line, object_pairs_hook=no_duplicates, parse_constant=no_constants)
-    except json.JSONDecodeError as error:
-        raise _Row(f"not valid JSON ({error.msg} at column {error.colno})") from None
-    except RecursionError:
-        raise _Row("JSON nested too deeply") from None
+        row = decode(line)
+    except StrictJSONError as error:
+        raise _Row(str(error)) from None
     if not isinstance(row, dict):
         raise _Row("a row must be a JSON object")
     return row

@@ -65,7 +65,9 @@ def decode(text: str):
     except StrictJSONError:
         raise
     except json.JSONDecodeError as error:
-        raise StrictJSONError(f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        # One-line texts (a JSONL row) are located by their caller; the column is enough.
+        where = f"line {error.lineno} column" if "\n" in text else "column"
+        raise StrictJSONError(f"invalid JSON: {error.msg} at {where} {error.colno}") from None
     except RecursionError:
         raise StrictJSONError("invalid JSON: nested too deeply") from None
     except ValueError:  # an integer too long to convert

@@ -13,7 +13,7 @@ from typing import Annotated, Callable, Optional, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr, ValidationError, model_validator
 
 from cortex.errors import InvalidInput
-from cortex.items import describe
+from cortex.items import describe, require_coherent_window
 from cortex.jscompat import js_trim
 from cortex.privacy import strip_private_content
 from cortex.timestamps import parse_timestamp_ms
@@ -59,10 +59,7 @@ class CaptureEnvelope(_Frozen):
 
     @model_validator(mode="after")
     def _coherent_window(self):
-        if self.valid_from is not None and self.valid_until is not None:
-            if parse_timestamp_ms(self.valid_from) >= parse_timestamp_ms(self.valid_until):
-                raise ValueError("valid_from must be before valid_until")
-        return self
+        return require_coherent_window(self)
 
 
 def _validated(value: object) -> CaptureEnvelope:

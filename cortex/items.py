@@ -25,6 +25,13 @@ ProposalKind = Literal[
 ]
 
 
+def require_coherent_window(model):
+    """valid_from must be strictly before valid_until (shared by items and capture envelopes)."""
+    if model.valid_from is not None and model.valid_until is not None:
+        if parse_timestamp_ms(model.valid_from) >= parse_timestamp_ms(model.valid_until):
+            raise ValueError("valid_from must be before valid_until")
+    return model
+
 class _Item(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
@@ -63,10 +70,7 @@ class _Note(_Item):
 
     @model_validator(mode="after")
     def _coherent_window(self):
-        if self.valid_from is not None and self.valid_until is not None:
-            if parse_timestamp_ms(self.valid_from) >= parse_timestamp_ms(self.valid_until):
-                raise ValueError("valid_from must be before valid_until")
-        return self
+        return require_coherent_window(self)
 
 
 class MemoryItem(_Item):

@@ -1,19 +1,23 @@
 """Core rebuild digest: SHA-256 over the normalised record view.
 
 Used by `cortex rebuild --from-canonical` and by the auditor to verify index manifests.
-The digest is over the compact JSON array of records sorted by id in code-point order.
+The digest is over the compact JSON array of records sorted by id in code-point order. It is
+hashed record by record, so memory does not double with a second copy of the whole corpus text.
 """
 from __future__ import annotations
 
 import hashlib
+from typing import Iterable
 
 from cortex.jsjson import dumps
 from cortex.records import CortexRecord
 
 
-def normalized_records(records: list[CortexRecord]) -> list[dict]:
-    return [record.to_json() for record in sorted(records, key=lambda r: r.id)]
-
-
-def canonical_corpus_digest(records: list[CortexRecord]) -> str:
-    return hashlib.sha256(dumps(normalized_records(records)).encode("utf-8")).hexdigest()
+def canonical_corpus_digest(records: Iterable[CortexRecord]) -> str:
+    digest = hashlib.sha256(b"[")
+    for index, record in enumerate(sorted(records, key=lambda r: r.id)):
+        if index:
+            digest.update(b",")
+        digest.update(dumps(record.to_json()).encode("utf-8"))
+    digest.update(b"]")
+    return digest.hexdigest()

@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, strategies as st
 
 from cortex.privacy import strip_private_content
-from tests.cortex_helpers import base_env, cortex, jsonl, md, row, write
+from tests.cortex_helpers import cortex, jsonl, md, row, write
 
 CANARY = "zqxcanary7731"
 

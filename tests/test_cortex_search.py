@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from tests.cortex_helpers import base_env, cortex, jsonl, md, row
+from tests.cortex_helpers import base_env, cortex, jsonl, row
 
 NOW = "2026-06-01T00:00:00Z"
 
@@ -104,7 +104,7 @@ def test_recency_weight(corpus):
     assert [i["id"] for i in base] == ["r4", "r1"]
     heavy = run(corpus, "search", "dog", "--recency", "1000")[1]["data"]["items"]
     updated_ms = {"r4": 1777593600000, "r1": 1767571200000}
-    for item, plain in zip(heavy, base):
+    for item, plain in zip(heavy, base, strict=True):
         assert item["id"] == plain["id"]
     assert heavy[0]["score"] == pytest.approx(base[0]["score"] + 1000 * updated_ms["r4"] / 1e13, abs=2e-6)
     for bad in ("-1", "NaN", "abc", "Infinity"):

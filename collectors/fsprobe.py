@@ -10,12 +10,8 @@ import errno
 import os
 import stat
 
+from cortex.safepaths import is_within
 from health.model import EvidenceStatus, FileState
-
-
-def is_within(anchor: str, path: str) -> bool:
-    anchor = anchor.rstrip(os.sep) or os.sep
-    return path == anchor or path.startswith(anchor + os.sep) or anchor == os.sep
 
 
 def describe_os_error(error: OSError) -> str:

@@ -19,6 +19,7 @@ from cortex.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_
 from cortex.privacy import strip_private_content
 from cortex.records import CortexRecord
 from cortex.safeio import UnsafeFile, read_bounded
+from cortex.safepaths import is_within, pin_tree
 from cortex.timestamps import parse_timestamp_ms
 
 MAX_FILES = 10_000
@@ -50,15 +51,11 @@ class Corpus:
     records: list[CortexRecord]
 
 
-def _is_within(root: str, path: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def _checked_realpath(path: str, root_real: str) -> str:
     if os.path.islink(path):
         raise IntegrityError(f"Canonical path is a symlink: {path}")
     real = os.path.realpath(path)
-    if not _is_within(root_real, real):
+    if not is_within(root_real, real):
         raise IntegrityError(f"Canonical path escapes root: {path}")
     return real
 
@@ -73,12 +70,7 @@ def _require_utf8_name(path: str) -> None:
 
 def pin_canonical_root(root: str) -> str:
     """Resolve the (possibly aliased) root once and require a directory: the trust boundary."""
-    if not os.path.exists(root):
-        raise IntegrityError(f"Canonical root does not exist: {root}")
-    real = os.path.realpath(root)
-    if not stat.S_ISDIR(os.lstat(real).st_mode):
-        raise IntegrityError(f"Canonical root is not a directory: {root}")
-    return real
+    return pin_tree(root, what="Canonical root", hint="")
 
 
 def _files_under(top: str, corpus_root: str) -> list[str]:

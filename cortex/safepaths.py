@@ -17,10 +17,16 @@ DIR_MODE = 0o700  # memory is private: directories we create are owner-only
 FILE_MODE = 0o600
 
 
-def pin_tree(path: str, *, what: str) -> str:
+def is_within(anchor: str, path: str) -> bool:
+    """`path` is `anchor` or below it (both already resolved); the one containment check."""
+    anchor = anchor.rstrip(os.sep) or os.sep
+    return path == anchor or path.startswith(anchor + os.sep) or anchor == os.sep
+
+
+def pin_tree(path: str, *, what: str, hint: str = " (run `cortex init`)") -> str:
     """Realpath of an existing directory (the alias is allowed here and only here)."""
     if not os.path.exists(path):
-        raise IntegrityError(f"{what} does not exist: {path} (run `cortex init`)")
+        raise IntegrityError(f"{what} does not exist: {path}{hint}")
     real = os.path.realpath(path)
     if not stat.S_ISDIR(os.lstat(real).st_mode):
         raise IntegrityError(f"{what} is not a directory: {path}")

@@ -16,8 +16,9 @@ import stat
 import tempfile
 import time
 
-from collectors.fsprobe import describe_os_error, escapes, file_kind, is_within
+from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
+from cortex.safepaths import is_within
 
 LOCK_TIMEOUT_S = 5.0
 _WRITE_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC

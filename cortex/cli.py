@@ -17,6 +17,7 @@ from typing import Mapping, Sequence, TextIO
 from cortex.errors import CortexError
 from cortex.invocation import CommandSpec, Invocation, find_command, parse_arguments
 from cortex.jsjson import dumps
+from cortex.safeio import write_quietly
 
 
 def run(
@@ -63,12 +64,7 @@ def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_roo
 
 
 def warn(message: str, stderr: TextIO | None = None) -> None:
-    stream = stderr if stderr is not None else sys.stderr
-    try:
-        stream.write(message.replace("\n", " ")[:2000] + "\n")
-        stream.flush()
-    except (OSError, ValueError):
-        pass  # nowhere to report; a hook still must not crash
+    write_quietly(stderr if stderr is not None else sys.stderr, message.replace("\n", " ")[:2000] + "\n")
 
 
 def _checked(envelope: dict) -> tuple[int, dict]:

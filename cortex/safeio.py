@@ -12,6 +12,15 @@ import stat
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
+def write_quietly(stream, text: str) -> None:
+    """Write and flush `text`; a closed or broken stream is not worth a traceback (hooks, status line)."""
+    try:
+        stream.write(text)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
 class UnsafeFile(OSError):
     """The path exists but is not something we will read (not regular, symlink, too big)."""
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 import sys
 
+from cortex.safeio import write_quietly
+
 TYPE_CHECKING = False  # typing and collections.abc cost milliseconds the status line does not have
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -37,8 +39,8 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
     if options is not None and options.prometheus_textfile:
         _unknown_textfile(document, options.prometheus_textfile, stderr)
     if output is None or output.format == "json" or not _render(document, output, stdout, environ):
-        _write(stdout, _json_text(document) + "\n")
-    _write(stderr, f"cortex-health: {reason}\n")
+        write_quietly(stdout, _json_text(document) + "\n")
+    write_quietly(stderr, f"cortex-health: {reason}\n")
     return UNKNOWN_EXIT
 
 
@@ -73,15 +75,7 @@ def _unknown_textfile(document: dict, path: str, stderr: TextIO) -> None:
     except Exception as error:  # noqa: BLE001
         failure = f"{type(error).__name__}: {error}"
     if failure:
-        _write(stderr, f"cortex-health: prometheus textfile not written: {failure}\n")
-
-
-def _write(stream: TextIO, text: str) -> None:
-    try:
-        stream.write(text)
-        stream.flush()
-    except (BrokenPipeError, OSError):
-        pass
+        write_quietly(stderr, f"cortex-health: prometheus textfile not written: {failure}\n")
 
 
 def exit_code(overall: str, fail_on: str | None) -> int:

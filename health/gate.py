@@ -18,6 +18,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from cortex.safeio import write_quietly
 from health.options import Parser, UsageError, add_check_options, options_from
 from health.run import Options
 
@@ -129,9 +130,5 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stderr: 
     except BaseException as error:  # noqa: BLE001 - never a traceback, never a non-zero exit
         message = f"cortex-health gate: internal error: {type(error).__name__}: {error}"
     if message:
-        try:
-            stderr.write(message + "\n")
-            stderr.flush()
-        except (OSError, ValueError):
-            pass
+        write_quietly(stderr, message + "\n")
     return 0

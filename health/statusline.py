@@ -18,6 +18,7 @@ if __name__ == "__main__":  # run as a script: make the packages beside health/ 
     sys.path.insert(0, os.path.dirname(_HERE))
 
 from collectors.paths import health_log_path, resolve_root  # noqa: E402
+from cortex.safeio import write_quietly  # noqa: E402
 from reports.formats.statusline import line  # noqa: E402
 
 DEFAULT_MAX_AGE_MS = 30 * 60_000
@@ -160,11 +161,7 @@ def main(argv: list[str] | None = None, environ=None, stdout=None) -> int:
         text = line(None, problem=f"usage: {error}")
     except BaseException as error:  # noqa: BLE001 - a status line never shows a traceback
         text = line(None, problem=f"internal error: {type(error).__name__}")
-    try:
-        stdout.write(text + "\n")
-        stdout.flush()
-    except (OSError, ValueError):
-        pass
+    write_quietly(stdout, text + "\n")
     return 0
 
 

@@ -1,63 +1,65 @@
 """Core privacy boundary: strips `<private …>…</private>` spans before anything reads text.
 
-Called by every canonical read (corpus), by typed-item persistence and by the reviewer.
-Fail-closed: anything that normalises to a private opening tag but is not well-formed
-(control or format characters inside it, full-width letters, a missing `>`) suppresses
-the rest of the string. Nesting is handled by depth counting, orphan closers are removed.
+Called by every canonical read (corpus: every decoded string of a record), by the hot-memory
+readers (cortex.hotinput), by typed-item persistence and by the reviewer (transcripts are
+stripped as one stream, see PrivateStream). Tags are recognised by cortex.privatetags in
+every spelling that normalises to one. Fail-closed: anything that normalises to a private
+opening tag but is not well-formed (control or format characters inside it, full-width
+letters or brackets, a combining mark, a missing `>`) suppresses the rest of the string.
+Nesting is handled by depth counting, orphan closers are removed.
 """
 from __future__ import annotations
 
-import re
-import unicodedata
-
-from cortex.jscompat import JS_WS, JS_WS_CLASS
-
-# ASCII case folding and JS whitespace, exactly as the reference's regular expressions.
-_FLAGS = re.ASCII | re.IGNORECASE
-_W = JS_WS_CLASS
-_WELL_FORMED_OPENER = re.compile(rf"<{_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>\Z", _FLAGS)
-_TAG = re.compile(rf"<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>", _FLAGS)
+from cortex.privatetags import MALFORMED, OPEN, TagScanner, might_hold_tags
 
 
-def _is_invisible(ch: str) -> bool:
-    return ch in JS_WS or unicodedata.category(ch) in ("Cc", "Cf")
+def strip_private_spans(text: str, depth: int = 0) -> tuple[str, int, bool]:
+    """(public text, spans still open at the end, whether a malformed opener cut the rest).
 
-
-def _normalised_tag_body(candidate: str, closed: bool) -> str:
-    body = candidate[1:-1] if closed else candidate[1:]
-    body = unicodedata.normalize("NFKC", body)
-    return "".join(ch for ch in body if not _is_invisible(ch)).lower()
-
-
-def _fail_closed_cut(text: str) -> int:
-    start = text.find("<")
+    `depth` is the number of spans already open before `text` starts (a stream's state).
+    """
+    if not might_hold_tags(text):
+        return (text if depth == 0 else ""), depth, False
+    scanner = TagScanner(text)
+    output: list[str] = []
+    cursor = 0
+    start = scanner.next_opening(0)
     while start >= 0:
-        close = text.find(">", start + 1)
-        candidate = text[start : close + 1] if close >= 0 else text[start:]
-        suspicious = _normalised_tag_body(candidate, close >= 0).startswith("private")
-        if suspicious and not _WELL_FORMED_OPENER.match(candidate):
-            return start
-        start = text.find("<", start + 1)
-    return len(text)
+        kind, end = scanner.classify(start)
+        if kind is None:
+            start = scanner.next_opening(start + 1)
+            continue
+        if depth == 0:
+            output.append(text[cursor:start])
+        if kind == MALFORMED:
+            return "".join(output), depth, True
+        depth = depth + 1 if kind == OPEN else max(depth - 1, 0)
+        cursor = end
+        start = scanner.next_opening(end)
+    if depth == 0:
+        output.append(text[cursor:])
+    return "".join(output), depth, False
 
 
 def strip_private_content(text: str) -> str:
     """Return `text` without private spans; see the module docstring for the rules."""
-    if "<" not in text:
+    if not might_hold_tags(text):  # the common case, checked before any call
         return text
-    text = text[: _fail_closed_cut(text)]
-    output: list[str] = []
-    cursor = 0
-    depth = 0
-    for match in _TAG.finditer(text):
-        if depth == 0:
-            output.append(text[cursor : match.start()])
-        if match.group(1) == "/":
-            if depth > 0:
-                depth -= 1
-        else:
-            depth += 1
-        cursor = match.end()
-    if depth == 0:
-        output.append(text[cursor:])
-    return "".join(output)
+    return strip_private_spans(text)[0]
+
+
+class PrivateStream:
+    """Strips a sequence of texts as one: a span opened in one text closes in a later one.
+
+    After a malformed opener everything that follows is suppressed, as in a single string.
+    """
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.cut = False
+
+    def strip(self, text: str) -> str:
+        if self.cut:
+            return ""
+        public, self.depth, self.cut = strip_private_spans(text, self.depth)
+        return public

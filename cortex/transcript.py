@@ -7,7 +7,8 @@ one user text and the assistant text that follows it, up to the next user text; 
 exchange without an assistant reply is not kept. The file is streamed line by line and
 only the last N exchanges are held, so a huge transcript costs time, never memory. Every
 text passes the privacy boundary before anything else sees it, then is cut to 2,000
-characters.
+characters. The texts are stripped in transcript order as one stream: a span opened in one
+message and closed in a later one hides everything between, whichever messages are kept.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from cortex.errors import InvalidInput
-from cortex.privacy import strip_private_content
+from cortex.privacy import PrivateStream
 from cortex.safeio import UnsafeFile, iter_lines
 
 DEFAULT_TURNS = 20
@@ -98,7 +99,7 @@ def _entry(raw: bytes) -> tuple[str, str] | None:
 
 
 def _clean(text: str) -> str:
-    return strip_private_content(text).strip()[:MAX_MESSAGE_CHARS]
+    return text.strip()[:MAX_MESSAGE_CHARS]
 
 
 class _Exchanges:
@@ -107,6 +108,7 @@ class _Exchanges:
         self.user: str | None = None
         self.assistant: list[str] = []
         self.assistant_chars = 0
+        self.privacy = PrivateStream()
 
     def close(self) -> None:
         if self.user is not None:
@@ -116,6 +118,7 @@ class _Exchanges:
         self.user, self.assistant, self.assistant_chars = None, [], 0
 
     def add(self, role: str, text: str) -> None:
+        text = self.privacy.strip(text)  # every text, kept or not: it may open or close a span
         if role == "user":
             self.close()
             self.user = text

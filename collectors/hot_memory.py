@@ -12,6 +12,7 @@ from collectors.fsprobe import probe_file
 from collectors.layout import Layout
 from collectors.registry import Collector
 from collectors.text import clip
+from cortex.hotinput import hot_text
 from cortex.hotmemory import check_markers, read_diagnostics
 from cortex.safeio import UnsafeFile, read_bounded
 from health.model import EvidenceStatus, FileState
@@ -57,7 +58,7 @@ def read_hot_file(label: str, path: str) -> HotFile:
     if state.status is not EvidenceStatus.OK:
         return HotFile(label, state)
     try:
-        text = read_bounded(path, MAX_HOT_BYTES).decode("utf-8")
+        text = hot_text(read_bounded(path, MAX_HOT_BYTES))  # private spans stripped on the way in
     except UnicodeDecodeError as error:
         return HotFile(label, FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"))
     except (UnsafeFile, OSError) as error:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from cortex.errors import IntegrityError
 from cortex.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_trim, utf16_key
-from cortex.privacy import strip_private_content
+from cortex.privacy import strip_private_content, strip_private_values
 from cortex.records import CortexRecord
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.safepaths import is_within, pin_tree
@@ -190,7 +190,8 @@ def validate_record(record: CortexRecord) -> CortexRecord:
             continue
         ms = parse_timestamp_ms(value)
         if ms is None:
-            raise IntegrityError(f"Invalid {name} timestamp for {record.id}: {value}")
+            # never the value: it may be (what is left of) private text
+            raise IntegrityError(f"Invalid {name} timestamp for {record.id} in {record.path}")
         setattr(record, f"{name}_ms", ms)
     if record.updated_ms < record.created_ms:
         raise IntegrityError(f"Canonical record {record.id} is updated before it was created")
@@ -239,8 +240,10 @@ def _reject_constant(name: str):
 
 
 def _jsonl_row(line: str, location: str) -> dict:
+    """The row with every decoded string privacy-stripped: escapes (`\\u003cprivate>`) decode into tags."""
     try:
-        row = json.loads(strip_private_content(line), parse_constant=_reject_constant)
+        decoded = json.loads(strip_private_content(line), parse_constant=_reject_constant)
+        row = strip_private_values(decoded)
     except (ValueError, RecursionError):
         raise IntegrityError(f"Malformed JSONL at {location}") from None
     if not isinstance(row, dict):
@@ -265,7 +268,7 @@ def _jsonl_row(line: str, location: str) -> dict:
             raise IntegrityError(f"JSONL {key} must be a string at {location}")
     # The raw line was already checked; only escapes can decode into forbidden characters.
     if "\\u" in line or "\\b" in line or "\\f" in line:
-        for value in list(row.values()) + list(related):
+        for value in list(decoded.values()) + list(decoded.get("related") or []):
             if isinstance(value, str):
                 assert_canonical_text(value, location)
     return row
@@ -294,7 +297,7 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
                     source=source if source is not None else "canonical",
                     session=row.get("source_session"),
                     path=rel,
-                    content=strip_private_content(row["content"]),
+                    content=row["content"],
                     related=list(row.get("related") or []),
                     valid_from=row.get("valid_from"),
                     valid_until=row.get("valid_until"),

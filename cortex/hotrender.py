@@ -13,11 +13,10 @@ comments, no frontmatter. Any problem raises; the command turns that into silenc
 """
 from __future__ import annotations
 
-from cortex.corpus import assert_canonical_text
 from cortex.errors import IntegrityError
+from cortex.hotinput import hot_text
 from cortex.hotmemory import CAP_CHARS, MAX_ENTRIES, read_diagnostics
 from cortex.layout import Layout
-from cortex.privacy import strip_private_content
 from cortex.safeio import UnsafeFile, read_bounded
 
 MAX_HOT_FILE_BYTES = 1 << 20
@@ -34,11 +33,10 @@ def _entries(layout: Layout, label: str) -> tuple[list[str], int]:
     except (UnsafeFile, OSError) as error:
         raise IntegrityError(f"{shown} is not readable: {error}") from None
     try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
+        text = hot_text(data, shown)
     except UnicodeDecodeError:
         raise IntegrityError(f"{shown} is not valid UTF-8") from None
-    assert_canonical_text(text, shown)
-    diagnostics = read_diagnostics(strip_private_content(text))
+    diagnostics = read_diagnostics(text)
     return diagnostics["entries"], diagnostics["chars_used"]
 
 

@@ -7,17 +7,18 @@ The caller submits the full desired entry list; what is omitted is forgotten. On
    are dropped and reported, never silently), then EAT_CAP and the suspect guards;
 4. snapshot the prior bytes into the ring, serialise the canonical shape, replace atomically;
 5. append one row to O/memory-writes.jsonl for every attempt, refused or not.
-Entries must already have passed the privacy boundary (the callers strip them).
+Entries must already have passed the privacy boundary (the callers strip them); the prior
+file passes it on the way in (cortex.hotinput), its snapshot keeps the raw bytes.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 
-from cortex.corpus import assert_canonical_text
 from cortex.durable import replace_file
 from cortex.errors import CortexError, IntegrityError, NotFound
 from cortex.hotguards import cap_refusal, suspect_refusal
+from cortex.hotinput import hot_text
 from cortex.hotmemory import ParsedMemoryFile, parse_memory_content, serialize_memory_content, validate_entries
 from cortex.layout import HOT_FILES, HOT_LABELS
 from cortex.refusals import Refusal
@@ -69,8 +70,7 @@ def read_prior(target: HotTarget) -> PriorFile:
     except UnsafeFile as error:
         raise IntegrityError(f"Hot memory file is not readable: {target.path} ({error})") from None
     try:
-        text = raw.decode("utf-8").removeprefix("\ufeff")
-        assert_canonical_text(text, target.path)
+        text = hot_text(raw, target.path)
     except (UnicodeDecodeError, IntegrityError):
         return PriorFile(raw, None, "not valid UTF-8 text without control characters")
     return PriorFile(raw, parse_memory_content(text), None)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from cortex.corpus import EPOCH_ISO, enumerate_canonical_corpus, frontmatter_fields
 from cortex.durable import append_line
+from cortex.hotinput import hot_text
 from cortex.hotrender import SECTIONS, MAX_HOT_FILE_BYTES
 from cortex.hotmemory import parse_memory_content, validate_entries
 from cortex.jsjson import dumps
@@ -54,10 +55,9 @@ def hot_records(layout: Layout) -> list[CortexRecord]:
     for label, title in SECTIONS:
         path = layout.hot_file(label)
         try:
-            text = read_bounded(path, MAX_HOT_FILE_BYTES).decode("utf-8").removeprefix("\ufeff")
+            text = hot_text(read_bounded(path, MAX_HOT_FILE_BYTES))
         except FileNotFoundError:
             continue
-        text = strip_private_content(text)
         updated = frontmatter_fields(text).get("last_updated") or EPOCH_ISO
         stamp = updated if parse_timestamp_ms(updated) is not None else EPOCH_ISO
         for entry in validate_entries(parse_memory_content(text).entries).accepted:

@@ -120,7 +120,7 @@ def test_jsonl_records_pass_values_through(tmp_path):
         (json.dumps(row("x", related=[" "])), "JSONL related must contain only non-empty string IDs"),
         (json.dumps(row("x", valid_from=5)), "JSONL valid_from must be a string"),
         (json.dumps(row("x", title="bell\u0007")), "forbidden control"),
-        (json.dumps(row("x", created="2026-01-01T10:00:00")), "Invalid created timestamp for x: 2026-01-01T10:00:00"),
+        (json.dumps(row("x", created="2026-01-01T10:00:00")), "Invalid created timestamp for x in KNOWLEDGE/r.jsonl"),
         (json.dumps(row("x", created="2026-02-30")), "Invalid created timestamp"),
         (json.dumps(row("x", created="2026-01-01T24:00:00Z")), "Invalid created timestamp"),
         (json.dumps(row("x", created="0099-01-01")), "Invalid created timestamp"),
@@ -147,7 +147,7 @@ def test_markdown_integrity_rules(tmp_path):
     (m / "KNOWLEDGE" / "bad.md").write_text("---\nid: bad\n---\nnul \x00 here\n")
     assert_integrity(m, "forbidden control or malformed Unicode at KNOWLEDGE/bad.md")
     (m / "KNOWLEDGE" / "bad.md").write_text("---\nid: bad\ncreated: 2026-04-31\n---\n")
-    assert_integrity(m, "Invalid created timestamp for bad: 2026-04-31")
+    assert_integrity(m, "Invalid created timestamp for bad in KNOWLEDGE/bad.md")
 
 
 def test_symlinks_escapes_and_special_files_below_the_root(tmp_path):

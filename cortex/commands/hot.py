@@ -17,6 +17,7 @@ import sys
 
 from cortex.corpus import assert_canonical_text
 from cortex.errors import IntegrityError, InvalidInput
+from cortex.hotinput import hot_text
 from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics
 from cortex.hotwriter import read_prior, resolve_target, write_entries
 from cortex.invocation import CommandSpec, Invocation
@@ -38,12 +39,11 @@ def _label(args: list[str], usage: str) -> str:
 
 
 def _decode(data: bytes, where: str) -> str:
+    """A hot file's or snapshot's bytes as text, private spans stripped (cortex.hotinput)."""
     try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
-        assert_canonical_text(text, where)
+        return hot_text(data, where)
     except UnicodeDecodeError:
         raise IntegrityError(f"{where} is not valid UTF-8") from None
-    return text
 
 
 def read_stdin_bounded(stream, limit: int) -> bytes:

@@ -98,6 +98,9 @@ class TagScanner:
     def classify(self, start: int) -> tuple[str | None, int]:
         """(OPEN | CLOSE | MALFORMED | None, end) for the candidate at `start` (an opening bracket)."""
         text = self.text
+        first = fold(text[start + 1]) if start + 1 < len(text) else ""
+        if first and first[0] not in " p/":  # the common case: `<b>`, `<!--`, `1 < 2`
+            return None, start
         stop = self._closing_after(start)
         match = _ASCII_TAG.match(text, start)
         if match and match.end() == stop + 1:

@@ -190,7 +190,7 @@ def validate_record(record: CortexRecord) -> CortexRecord:
             continue
         ms = parse_timestamp_ms(value)
         if ms is None:
-            raise IntegrityError(f"Invalid {name} timestamp for {record.id}: {value}")
+            raise IntegrityError(f"Invalid {name} timestamp for {record.id}: {value} at {record.path}")
         setattr(record, f"{name}_ms", ms)
     if record.updated_ms < record.created_ms:
         raise IntegrityError(f"Canonical record {record.id} is updated before it was created")

@@ -29,7 +29,8 @@ CHECKS = (
             "--now or CORTEX_HEALTH_NOW is not a valid timestamp; real time was used so every age check still "
             "ran.",
             ("a date without a zone (\"2026-11-29T12:00\")", "a typo", "a variable left over from a test"),
-            "Use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM, or unset CORTEX_HEALTH_NOW."),
+            "Use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM (years 0100-9999 in UTC), "
+            "or unset CORTEX_HEALTH_NOW."),
     )),
     Check("cortex:collectors", None, "every collector ran", ok=(), order=80, problems=(
         Problem(

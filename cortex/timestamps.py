@@ -13,7 +13,8 @@ from datetime import datetime, timedelta, timezone
 
 _TIMESTAMP = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
-    r"(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2}))?\Z"
+    r"(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2}))?\Z",
+    re.ASCII,  # \d is 0-9 only, as in the reference: `２０２６-01-01` is not a date
 )
 GRAMMAR = "YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM, from 0100-01-01 to 9999-12-31 in UTC"
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

@@ -165,3 +165,26 @@ def test_evidence_rows_with_out_of_range_instants_are_findings_not_crashes(tmp_p
     assert result.report["overall"] != "unknown" and result.code in (1, 2)
     assert "retrieval-evidence-malformed" in result.ids() and "state-corrupt" in result.ids()
     assert result.report["ts"] == iso_from_ms(parse_timestamp_ms(NOW))
+
+
+# --- the boundary rule: an age equal to its threshold is fresh, one millisecond more is stale --------
+
+def test_an_age_equal_to_the_threshold_is_fresh_and_one_millisecond_more_is_stale(tmp_path):
+    root = copy_demo(tmp_path)
+    latest = parse_timestamp_ms(run_cli(root=root).report["evidence"]["retrieval"]["latest"]["ts"])
+    threshold = 3_600_000
+    at_limit = run_cli("--threshold", f"retrieval_stale_ms={threshold}", root=root, now=iso_from_ms(latest + threshold))
+    assert "retrieval-fresh" in at_limit.report["ok_summary"]
+    past = run_cli("--threshold", f"retrieval_stale_ms={threshold}", root=root, now=iso_from_ms(latest + threshold + 1))
+    assert past.finding("retrieval-stale")["detail"]["measured"] == threshold + 1
+
+
+def test_the_status_line_uses_the_same_boundary(tmp_path):
+    from tests.ops_support import publish_runs
+
+    root = copy_demo(tmp_path)
+    published = parse_timestamp_ms(publish_runs(root, [0])[-1]["ts"])
+    base = ["statusline", "--root", str(root), "--max-age", "30m", "--now"]
+    assert run_cli(*base, iso_from_ms(published + 1_800_000), root=None, now=None, write=True).stdout == "mem ✓ ok 30m\n"
+    stale = run_cli(*base, iso_from_ms(published + 1_800_001), root=None, now=None, write=True).stdout
+    assert stale == "mem ? stale 30m (last ok)\n"

@@ -21,7 +21,7 @@ SUMMARY_REQUIRED = frozenset(
 )
 GUARD_PAIR = frozenset(["skipped_guard", "skips"])
 BY_TYPE_KEYS = frozenset(["memory", "idea", "knowledge", "proposal"])
-_RUN_ID = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\Z")
+_RUN_ID = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\Z", re.ASCII)
 
 
 class RowClass(str, enum.Enum):

@@ -10,6 +10,8 @@ import math
 import re
 from decimal import Decimal
 
+from cortex.numbers import ascii_decimal
+
 # ECMAScript WhiteSpace + LineTerminator: what JS `\s` and String.prototype.trim() use.
 JS_WS = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 JS_WS_CLASS = "[" + re.escape(JS_WS) + "]"
@@ -35,7 +37,6 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
 _RADIX = re.compile(r"0([xXoObB])([0-9a-fA-F]+)\Z")
 
 
@@ -44,8 +45,9 @@ def js_number(text: str) -> float:
     s = js_trim(text)
     if s == "":
         return 0.0
-    if _DECIMAL.match(s):
-        return float(s)
+    decimal = ascii_decimal(s)  # ASCII digits only, like JavaScript
+    if decimal is not None:
+        return decimal
     m = _RADIX.match(s)
     if m:
         base = {"x": 16, "o": 8, "b": 2}[m.group(1).lower()]

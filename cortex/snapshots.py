@@ -23,7 +23,7 @@ from cortex.safepaths import memory_dir
 
 RING = 30
 MAX_SNAPSHOT_BYTES = 1 << 20
-_NAME = re.compile(r"(PRINCIPAL_MEMORY|DA_MEMORY)__(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)__(\d{6,})\.md\Z")
+_NAME = re.compile(r"(PRINCIPAL_MEMORY|DA_MEMORY)__(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z)__(\d{6,})\.md\Z", re.ASCII)
 
 
 def base_name(label: str) -> str:

@@ -2,7 +2,9 @@
 
 Accepted: `YYYY-MM-DD` (UTC midnight) or `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z` or
 `±HH:MM`. A datetime without a zone is invalid (it would mean "local time", which is not
-reproducible), and so is any impossible calendar date or clock time.
+reproducible), and so is any impossible calendar date or clock time, and any instant that falls
+outside 0100-01-01T00:00:00.000Z … 9999-12-31T23:59:59.999Z once its offset is applied
+(`9999-12-31T23:30:00-01:00` is year 10000 in UTC): no caller ever sees an overflow.
 """
 from __future__ import annotations
 
@@ -11,9 +13,16 @@ from datetime import datetime, timedelta, timezone
 
 _TIMESTAMP = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
-    r"(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2}))?\Z"
+    r"(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2}))?\Z",
+    re.ASCII,  # \d is 0-9 only, as in the reference: `２０２６-01-01` is not a date
 )
+GRAMMAR = "YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM, from 0100-01-01 to 9999-12-31 in UTC"
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_DAY_MS = 86_400_000
+_CYCLE_MS = 146_097 * _DAY_MS  # 400 Gregorian years
+# The representable range, as milliseconds since the epoch: both ends inclusive.
+MIN_MS = (datetime(100, 1, 1, tzinfo=timezone.utc) - _EPOCH).days * _DAY_MS
+MAX_MS = ((datetime(9999, 12, 31, tzinfo=timezone.utc) - _EPOCH).days + 1) * _DAY_MS - 1
 
 
 def parse_timestamp_ms(value: object) -> int | None:
@@ -35,18 +44,19 @@ def parse_timestamp_ms(value: object) -> int | None:
         return None
     millis = int((m.group(7) or "0")[:3].ljust(3, "0"))
     zone = m.group(8)
-    offset = timedelta(0)
+    offset_ms = 0
     if zone and zone != "Z":
         oh, om = int(zone[1:3]), int(zone[4:6])
         if oh > 23 or om > 59:
             return None
-        offset = timedelta(hours=oh, minutes=om) * (1 if zone[0] == "+" else -1)
+        offset_ms = (oh * 60 + om) * 60_000 * (1 if zone[0] == "+" else -1)
     try:
         moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
     except ValueError:
         return None
-    delta = moment - offset - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1000 + millis
+    delta = moment - _EPOCH  # integer arithmetic from here: an offset can never overflow a datetime
+    ms = (delta.days * 86_400 + delta.seconds) * 1000 + millis - offset_ms
+    return ms if MIN_MS <= ms <= MAX_MS else None
 
 
 def is_valid_timestamp(value: object) -> bool:
@@ -54,9 +64,20 @@ def is_valid_timestamp(value: object) -> bool:
 
 
 def iso_from_ms(ms: int) -> str:
-    """Date.prototype.toISOString(): UTC with milliseconds, e.g. 2026-01-06T00:00:00.000Z."""
-    moment = _EPOCH + timedelta(milliseconds=ms)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    """Date.prototype.toISOString(): UTC with milliseconds, e.g. 2026-01-06T00:00:00.000Z.
+
+    Total, like the reference: an instant past year 9999 (a pinned clock plus a bump) prints in
+    the extended form `+010000-01-01T00:00:00.000Z`, which the grammar above then refuses.
+    """
+    cycles = 0  # the Gregorian calendar repeats every 400 years: shift into datetime's range
+    if ms > MAX_MS:
+        cycles = -(-(ms - MAX_MS) // _CYCLE_MS)
+    elif ms < MIN_MS:
+        cycles = -(-(MIN_MS - ms) // _CYCLE_MS) * -1
+    moment = _EPOCH + timedelta(milliseconds=ms - cycles * _CYCLE_MS)
+    year = moment.year + 400 * cycles
+    shown = f"{year:04d}" if 0 <= year <= 9999 else f"{'+' if year > 0 else '-'}{abs(year):06d}"
+    return shown + moment.strftime("-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def now_ms() -> int:

@@ -16,6 +16,7 @@ from cortex.errors import CortexError, InvalidInput
 from cortex.jsjson import dumps
 from cortex.layout import Layout
 from cortex.locks import HeldLock, acquire
+from cortex.numbers import ascii_int
 from cortex.privacy import strip_private_content
 from cortex.safepaths import memory_dir
 from cortex.timestamps import iso_from_ms
@@ -39,9 +40,10 @@ def lock_wait_from(environ) -> int:
     raw = environ.get("CORTEX_LOCK_WAIT_MS")
     if raw is None or raw == "":
         return DEFAULT_LOCK_WAIT_MS
-    if not raw.isdigit() or int(raw) > MAX_LOCK_WAIT_MS:
-        raise InvalidInput(f"CORTEX_LOCK_WAIT_MS must be an integer from 0 to {MAX_LOCK_WAIT_MS}")
-    return int(raw)
+    wait = ascii_int(raw, 0, MAX_LOCK_WAIT_MS)
+    if wait is None:
+        raise InvalidInput(f"CORTEX_LOCK_WAIT_MS must be an integer from 0 to {MAX_LOCK_WAIT_MS} in ASCII digits")
+    return wait
 
 
 @dataclass(frozen=True)

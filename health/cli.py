@@ -37,7 +37,7 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
 
     document = unknown_report(reason, now_ms=now_ms(), root=root)
     if options is not None and options.prometheus_textfile:
-        _unknown_textfile(document, options.prometheus_textfile, stderr)
+        _unknown_textfile(document, options, os.environ if environ is None else environ, stderr)
     if output is None or output.format == "json" or not _render(document, output, stdout, environ):
         write_quietly(stdout, _json_text(document) + "\n")
     write_quietly(stderr, f"cortex-health: {reason}\n")
@@ -65,13 +65,18 @@ def _render(document: dict, output: Output, stdout: TextIO, environ: Mapping[str
         return False
 
 
-def _unknown_textfile(document: dict, path: str, stderr: TextIO) -> None:
-    """Monitoring must see "unknown" rather than keep serving the last good metrics."""
-    from health.publish import write_atomically
-    from health.run import prometheus_text
+def _unknown_textfile(document: dict, options: Options, environ: Mapping[str, str], stderr: TextIO) -> None:
+    """Monitoring must see "unknown" rather than keep serving the last good metrics.
+
+    The same writer and checks as a normal run: a refused or failed write is reported on stderr.
+    """
+    from health.publish import write_copy
+    from health.run import layout_for, prometheus_text
 
     try:
-        failure = write_atomically(path, prometheus_text(document))
+        refused, failed = write_copy(options.prometheus_textfile, layout_for(options, environ),
+                                     lambda: prometheus_text(document))
+        failure = f"refused: {refused}; nothing was overwritten" if refused else failed
     except Exception as error:  # noqa: BLE001
         failure = f"{type(error).__name__}: {error}"
     if failure:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from cortex.timestamps import now_ms, parse_timestamp_ms
+from cortex.timestamps import GRAMMAR, now_ms, parse_timestamp_ms
 
 ENV_NOW = "CORTEX_HEALTH_NOW"
 
@@ -30,6 +30,6 @@ def resolve_clock(cli_now: str | None, environ: Mapping[str, str], system: Calla
         if parsed is None:
             origin = "--now" if source == "cli" else ENV_NOW
             return Clock(system(), source, given[:200],
-                         f"{origin} is not a valid timestamp (YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM)")
+                         f"{origin} is not a valid timestamp ({GRAMMAR})")
         return Clock(parsed, source, given)
     return Clock(system(), "system")

@@ -9,6 +9,7 @@ place: the overrun is visible to the status line, the history and monitoring.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from cortex.numbers import ascii_decimal
 from cortex.safeio import write_quietly
 from health.options import Parser, UsageError, add_check_options, options_from
 from health.run import Options
@@ -26,11 +28,18 @@ DEFAULT_TIMEOUT_S = 10.0
 MAX_LINE = 300
 
 
+def seconds(text: str) -> float:
+    value = ascii_decimal(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds in ASCII digits, got {text!r}")
+    return value
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="cortex-health gate", allow_abbrev=False,
                     description="Run the check within --timeout seconds for an agent hook: publish the report, "
                     "say on stderr when it is not ok, always exit 0.")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_S, metavar="SECONDS",
                         help=f"deadline for the whole check (default {DEFAULT_TIMEOUT_S:g})")
     add_check_options(parser)
     return parser

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from collectors.paths import health_log_path, resolve_root
+from cortex.numbers import ascii_digits, ascii_int
 from health.options import Parser, UsageError
 from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, describe_open_error, parse_report
 
@@ -43,12 +44,11 @@ class History:
 
 
 def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 1 <= value <= MAX_LAST:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_LAST}, got {value}")
+    if not ascii_digits(text):
+        raise argparse.ArgumentTypeError(f"expected a whole number in ASCII digits, got {text!r}")
+    value = ascii_int(text, 1, MAX_LAST)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_LAST}, got {text[:20]}")
     return value
 
 

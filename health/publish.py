@@ -1,12 +1,14 @@
-"""Publish stage: the memory-health.jsonl append and the atomic --report-path write. Called by health.run.
+"""Publish stage: the memory-health.jsonl append and the file copies (--report-path, the Prometheus
+textfile). Called by health.run on a normal run and by health.cli when the auditor cannot run.
 
 The append is one os.write of the whole line on an O_APPEND descriptor, made while holding
 an exclusive flock on `<log>.lock`, so concurrent runs never interleave; waiting for the
-lock is bounded. The report path is written atomically (temp file in the same folder,
-fsync, rename) after `report_path_problem` has refused symlinks, directories, non-regular
-files, missing folders, anything inside the memory tree M (canonical records, index,
-evidence logs) and the hot files or policy marker. Every failure is returned as a reason,
-never raised.
+lock is bounded. Every copy goes through `write_copy`, the one writer: `destination_problem`
+refuses symlinks, directories, non-regular files, missing folders, anything inside a LIFEOS/
+tree (the root's, reached by any alias, or any other: memory, hot files, reviewer config,
+locks) and the index manifest; then the copy is written atomically (temp file in the same
+folder, fsync, rename), the target re-checked just before the rename so a symlink planted
+meanwhile is not replaced. Every failure is returned as a reason, never raised.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
@@ -24,32 +27,54 @@ LOCK_TIMEOUT_S = 5.0
 _WRITE_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def report_path_problem(target: str, layout: Layout) -> str | None:
-    """Why `target` must not receive the report, or None."""
+LIFEOS_NAME = "LIFEOS"  # the fixed top folder of every LifeOS tree (ROOT/LIFEOS)
+
+
+def destination_problem(target: str, layout: Layout) -> str | None:
+    """Why `target` must not receive a copy of the report (JSON or Prometheus text), or None."""
     if not target:
-        return "the report path is empty"
+        return "the path is empty"
     path = os.path.abspath(os.path.expanduser(target))
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        info = None
-    except OSError as error:
-        return f"cannot inspect {path}: {describe_os_error(error)}"
-    if info is not None and stat.S_ISLNK(info.st_mode):
-        return f"{path} is a symlink"
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        return f"{path} is a {file_kind(info.st_mode)}, not a regular file"
+    problem = _not_a_plain_file(path)
+    if problem:
+        return problem
     folder = os.path.dirname(path)
     if not os.path.isdir(folder):
         return f"folder {folder} does not exist"
     resolved = os.path.join(os.path.realpath(folder), os.path.basename(path))
-    if is_within(os.path.realpath(layout.memory), resolved) or is_within(layout.memory, path):
-        return f"{path} is inside the memory tree {layout.memory} (canonical records, index and evidence)"
-    protected = [p for _, p in layout.hot_files] + [layout.policy, layout.manifest]
-    for item in protected:
-        if resolved == os.path.realpath(item) or path == item:
-            return f"{path} is a protected file ({item})"
+    lifeos = os.path.join(layout.root, LIFEOS_NAME)
+    for anchor in (os.path.realpath(lifeos), lifeos, os.path.realpath(layout.memory), layout.memory):
+        if is_within(anchor, resolved) or is_within(anchor, path):
+            return (f"{path} is inside the LifeOS tree {lifeos} (memory, hot files, reviewer config and locks "
+                    f"live there)")
+    if LIFEOS_NAME in resolved.split(os.sep)[:-1] or LIFEOS_NAME in path.split(os.sep)[:-1]:
+        return f"{path} is inside a {LIFEOS_NAME} folder (another LifeOS tree's memory, hot files and locks)"
+    if resolved == os.path.realpath(layout.manifest) or path == layout.manifest:
+        return f"{path} is a protected file (the index manifest {layout.manifest})"
     return None
+
+
+def _not_a_plain_file(path: str) -> str | None:
+    """A symlink, directory or special file at `path` is never replaced; absent is fine."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot inspect {path}: {describe_os_error(error)}"
+    if stat.S_ISLNK(info.st_mode):
+        return f"{path} is a symlink"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{path} is a {file_kind(info.st_mode)}, not a regular file"
+    return None
+
+
+def write_copy(target: str, layout: Layout, text_of: Callable[[], str]) -> tuple[str | None, str | None]:
+    """The one writer of copies: (why `target` was refused, why the write failed), both None when written."""
+    problem = destination_problem(target, layout)
+    if problem:
+        return problem, None
+    return None, write_atomically(target, text_of())
 
 
 def write_atomically(target: str, text: str) -> str | None:
@@ -65,6 +90,10 @@ def write_atomically(target: str, text: str) -> str | None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, 0o644)
+        swapped = _not_a_plain_file(path)  # planted since the check: leave it, write nothing
+        if swapped:
+            os.unlink(temp)
+            return f"{swapped} (appeared while writing; nothing was replaced)"
         os.replace(temp, path)
         _fsync_folder(folder)
     except OSError as error:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,12 +61,17 @@ class Audit:
                             clock=self.clock, root=self.layout.root, duration_ms=self.duration_ms)
 
 
+def layout_for(options: Options, environ: Mapping[str, str]) -> Layout:
+    """The audited tree's paths (pure path arithmetic: nothing is read)."""
+    root = resolve_root(options.root, environ)
+    return Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
+
+
 def audit(options: Options, environ: Mapping[str, str]) -> Audit:
     started = time.monotonic()
     clock = resolve_clock(options.now, environ)
     thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
-    root = resolve_root(options.root, environ)
-    layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
+    layout = layout_for(options, environ)
     if not os.path.isdir(layout.root):
         raise AuditError(f"root {layout.root} is not a directory", layout.root)
     evidence = collect_all(layout, None if options.selected is None else frozenset(options.selected))
@@ -80,12 +85,12 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
     Order: --report-path, then --prometheus-textfile, then the memory-health.jsonl line, so
     the line (the record the status line and the history read) carries every earlier failure.
     """
-    from health.publish import append_line
+    from health.publish import append_line, write_copy
     from reports.schema import report_json
 
     if options.report_path is not None:
         path = options.report_path
-        refused, failed = write_copy(run, path, lambda document: report_json(document) + "\n")
+        refused, failed = write_copy(path, run.layout, lambda: report_json(run.document()) + "\n")
         if refused:
             run.extra.append(critical("report-path-refused", f"Report not written: {refused}; nothing was overwritten.",
                                       path=path, reason=refused))
@@ -93,7 +98,7 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
             run.extra.append(critical("report-write-failed", f"Report not written: {failed}.", path=path, reason=failed))
     if options.prometheus_textfile is not None:
         path = options.prometheus_textfile
-        refused, failed = write_copy(run, path, prometheus_text)
+        refused, failed = write_copy(path, run.layout, lambda: prometheus_text(run.document()))
         if refused:
             run.extra.append(critical("prometheus-textfile-refused",
                                       f"Prometheus textfile not written: {refused}; nothing was overwritten.",
@@ -119,13 +124,3 @@ def prometheus_text(document: dict[str, Any]) -> str:
     out = io.StringIO()
     load("prometheus").render(document, out, tty=False)
     return out.getvalue()
-
-
-def write_copy(run: Audit, path: str, text_of: Callable[[dict[str, Any]], str]) -> tuple[str | None, str | None]:
-    """Write text_of(document) atomically to `path`: (why it was refused, why the write failed), both None when done."""
-    from health.publish import report_path_problem, write_atomically
-
-    problem = report_path_problem(path, run.layout)
-    if problem:
-        return problem, None
-    return None, write_atomically(path, text_of(run.document()))

@@ -18,6 +18,7 @@ if __name__ == "__main__":  # run as a script: make the packages beside health/ 
     sys.path.insert(0, os.path.dirname(_HERE))
 
 from collectors.paths import health_log_path, resolve_root  # noqa: E402
+from cortex.numbers import ascii_decimal  # noqa: E402
 from cortex.safeio import write_quietly  # noqa: E402
 from reports.formats.statusline import line  # noqa: E402
 
@@ -71,10 +72,10 @@ def duration_ms(text: str, name: str) -> int:
     text = text.strip()
     scale = UNITS_MS.get(text[-1:], None)
     number = text[:-1] if scale else text
-    try:
-        value = float(number) * (scale or 1000)
-    except ValueError:
-        raise BadUsage(f"{name}: expected a duration like 90s, 30m, 2h or 1d, got {text!r}") from None
+    parsed = ascii_decimal(number)
+    if parsed is None:
+        raise BadUsage(f"{name}: expected a duration like 90s, 30m, 2h or 1d, got {text!r}")
+    value = parsed * (scale or 1000)
     if not value > 0 or value == float("inf"):
         raise BadUsage(f"{name}: must be greater than 0, got {text!r}")
     return int(value)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from collectors.layout import Layout
-from health.publish import report_path_problem, write_atomically
+from health.publish import destination_problem, write_atomically
 from tests import health_scenarios as s
 from tests.health_support import NOW, REPO, clean_env, copy_demo, hot, memory, obs, run_cli
 
@@ -104,7 +104,7 @@ def test_hot_file_reached_through_a_symlinked_folder_is_refused(tmp_path):
     root = copy_demo(tmp_path)
     alias = tmp_path / "alias"
     os.symlink(hot(root, "principal").parent, alias)
-    assert "protected file" in report_path_problem(str(alias / "PRINCIPAL_MEMORY.md"), Layout.for_root(str(root)))
+    assert "inside the LifeOS tree" in destination_problem(str(alias / "PRINCIPAL_MEMORY.md"), Layout.for_root(str(root)))
 
 
 def test_write_atomically_reports_instead_of_raising(tmp_path):

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import enum
 import math
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from cortex.safeio import UnsafeFile, read_bounded
+from cortex.numbers import ascii_decimal, digits_note
 from cortex.strictjson import parse_object
 from thresholds.defaults import BY_ALIAS, BY_NAME, THRESHOLDS, ThresholdSpec
 
 MAX_CONFIG_BYTES = 1 << 20
-_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\Z")
 
 
 class Source(str, enum.Enum):
@@ -63,12 +62,15 @@ class EffectiveThresholds:
 def number_from(value: object) -> tuple[int | float | None, str | None]:
     """(number, None) for a finite number > 0, else (None, reason). Integral values become ints."""
     if isinstance(value, str):
-        text = value.strip()
-        if not _DECIMAL.match(text):
-            return None, "not a decimal number"
-        number: float = float(text)
+        parsed = ascii_decimal(value.strip())
+        if parsed is None:
+            return None, "not a decimal number" + digits_note(value)
+        number: float = parsed
     elif type(value) in (int, float):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer beyond any float, e.g. 1 followed by 400 zeros in the config
+            return None, "not finite"
     else:
         return None, "not a number"
     if not math.isfinite(number):

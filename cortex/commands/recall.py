@@ -14,6 +14,7 @@ from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
+from cortex.numbers import ascii_int
 from cortex.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
 
 
@@ -21,9 +22,10 @@ def _limit(inv: Invocation) -> int:
     raw = inv.option("--limit")
     if raw is None:
         return DEFAULT_LIMIT
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
-        raise InvalidInput(f"--limit must be an integer from 1 to {MAX_LIMIT}")
-    return int(raw)
+    limit = ascii_int(raw, 1, MAX_LIMIT)
+    if limit is None:
+        raise InvalidInput(f"--limit must be an integer from 1 to {MAX_LIMIT} in ASCII digits")
+    return limit
 
 
 def recall_command(inv: Invocation) -> tuple[int, str]:

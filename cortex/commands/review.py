@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cortex.errors import InvalidInput
 from cortex.invocation import CommandSpec, Invocation
+from cortex.numbers import ascii_int
 from cortex.transcript import DEFAULT_TURNS, MAX_TURNS
 
 
@@ -16,9 +17,10 @@ def _turns(inv: Invocation) -> int:
     raw = inv.option("--turns")
     if raw is None:
         return DEFAULT_TURNS
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_TURNS:
-        raise InvalidInput(f"--turns must be an integer from 1 to {MAX_TURNS}")
-    return int(raw)
+    turns = ascii_int(raw, 1, MAX_TURNS)
+    if turns is None:
+        raise InvalidInput(f"--turns must be an integer from 1 to {MAX_TURNS} in ASCII digits")
+    return turns
 
 
 def review_run(inv: Invocation) -> dict:

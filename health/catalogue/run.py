@@ -29,7 +29,8 @@ CHECKS = (
             "--now or CORTEX_HEALTH_NOW is not a valid timestamp; real time was used so every age check still "
             "ran.",
             ("a date without a zone (\"2026-11-29T12:00\")", "a typo", "a variable left over from a test"),
-            "Use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM, or unset CORTEX_HEALTH_NOW."),
+            "Use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM (years 0100-9999 in UTC), "
+            "or unset CORTEX_HEALTH_NOW."),
     )),
     Check("cortex:collectors", None, "every collector ran", ok=(), order=80, problems=(
         Problem(
@@ -43,9 +44,9 @@ CHECKS = (
         Problem(
             "report-path-refused", "critical",
             "--report-path / CORTEX_HEALTH_REPORT_PATH names a place the report must not go (a symlink, a "
-            "directory, a missing folder, the memory tree or a hot file); nothing was overwritten.",
-            ("a path inside ~/.claude/LIFEOS/MEMORY", "a typo in the folder"),
-            "Point the report path at a regular file in an existing folder outside the memory tree."),
+            "directory, a missing folder, anything inside a LIFEOS/ tree); nothing was overwritten.",
+            ("a path inside ~/.claude/LIFEOS (memory, hot files, reviewer config, locks)", "a typo in the folder"),
+            "Point the report path at a regular file in an existing folder outside the LIFEOS/ tree."),
         Problem(
             "report-write-failed", "critical",
             "The report could not be written atomically to --report-path.",
@@ -66,8 +67,8 @@ CHECKS = (
         Problem(
             "prometheus-textfile-refused", "critical",
             "--prometheus-textfile names a place the metrics must not go (a symlink, a directory, a missing "
-            "folder, the memory tree); nothing was overwritten.",
-            ("a typo in the textfile directory", "a path inside the memory tree"),
+            "folder, anything inside a LIFEOS/ tree); nothing was overwritten.",
+            ("a typo in the textfile directory", "a path inside ~/.claude/LIFEOS"),
             "Point it at PATH.prom in node_exporter's --collector.textfile.directory."),
         Problem(
             "prometheus-textfile-write-failed", "critical",

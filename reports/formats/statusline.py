@@ -5,6 +5,11 @@ Used by `cortex-health statusline` (the newest published report, with its age) a
 line's fast path. Lines look like `mem ✓ ok 4m`, `mem ▲ warn 2 · retrieval-stale`,
 `mem ✖ crit · reviewer-latest-failed`, `mem ? no health run`. A report older than the
 maximum age is stale: a stale ok never shows ✓, a stale problem keeps its mark.
+
+Whatever the options or the report hold, the result is one line of printable text: every
+character Python does not call printable (controls such as newline, CR and ESC, format
+characters such as bidi overrides and zero-width spaces, line/paragraph separators, lone
+surrogates) becomes a space: a prefix of ESC `[31mmem` and a newline prints `[31mmem ✓ ok 4m`.
 """
 from __future__ import annotations
 
@@ -26,9 +31,10 @@ def age_text(ms: int) -> str:
     return f"{seconds // 86400}d"
 
 
-def printable(text: object, limit: int = MAX_ID) -> str:
+def printable(text: object, limit: int | None = MAX_ID) -> str:
+    """`text` with every non-printable character replaced by a space, trimmed, at most `limit` long."""
     value = "".join(ch if ch.isprintable() else " " for ch in str(text)).strip()
-    return value if len(value) <= limit else value[: limit - 1] + "…"
+    return value if limit is None or len(value) <= limit else value[: limit - 1] + "…"
 
 
 def problem_part(document: dict) -> str:
@@ -54,6 +60,13 @@ def skipped_part(document: dict) -> str:
 def line(document: dict | None, *, age_ms: int | None = None, max_age_ms: int | None = None,
          ascii: bool = False, prefix: str = "mem", problem: str | None = None) -> str:
     """The status line for a report (None: no report; `problem`: why none could be read)."""
+    text = _compose(document, age_ms=age_ms, max_age_ms=max_age_ms, ascii=ascii, prefix=printable(prefix, None),
+                    problem=problem)
+    return "".join(ch if ch.isprintable() else " " for ch in text)  # the last guard: one printable line
+
+
+def _compose(document: dict | None, *, age_ms: int | None, max_age_ms: int | None, ascii: bool, prefix: str,
+             problem: str | None) -> str:
     icons = ASCII_ICONS if ascii else ICONS
     if problem is not None:
         return f"{prefix} {icons['unknown']} {printable(problem, 80)}"

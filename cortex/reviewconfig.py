@@ -4,7 +4,9 @@ ROOT/LIFEOS/USER/CONFIG/memory-review.json. An absent file means the documented 
 (a fresh install has none); a file that exists must be valid in full — unreadable, not JSON,
 an unknown key, a wrong type ("8" is not 8, true is not 1) or an out-of-range value is a
 ConfigError naming the file and the field, never a silent fallback. CORTEX_REVIEWER_COMMAND
-(a shell-style command line) overrides `inference_command`.
+(a shell-style command line) overrides `inference_command`. Every decoded key and string
+crosses the privacy boundary before validation, so neither an error message nor the
+dry-run's echo of the command can show a private span.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 
 from cortex.errors import InvalidInput
 from cortex.layout import Layout
+from cortex.privacy import strip_private_content
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.strictjson import loads_strict
 
@@ -77,6 +80,20 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(problems) + (f" (and {more} more)" if more > 0 else "")
 
 
+def _public(value: object, shown: str) -> object:
+    """The decoded config with private spans removed from every key and string."""
+    if isinstance(value, str):
+        return strip_private_content(value)
+    if isinstance(value, list):
+        return [_public(item, shown) for item in value]
+    if isinstance(value, dict):
+        public = {strip_private_content(key): _public(item, shown) for key, item in value.items()}
+        if len(public) != len(value):
+            raise ConfigError(f"{shown} is invalid: two keys are the same once their private spans are removed")
+        return public
+    return value
+
+
 def load_config(layout: Layout, environ) -> ReviewConfig:
     """The validated config with the environment override applied; ConfigError otherwise."""
     path = config_path(layout)
@@ -93,7 +110,7 @@ def load_config(layout: Layout, environ) -> ReviewConfig:
         except UnicodeDecodeError:
             raise ConfigError(f"{shown} is not valid UTF-8") from None
         try:
-            value = loads_strict(text, what=shown)
+            value = _public(loads_strict(text, what=shown), shown)
         except InvalidInput as error:
             raise ConfigError(error.message) from None
         try:

@@ -130,7 +130,8 @@ def plant_corpus(family: Family) -> None:
 def _hot_file(p: Planter, label: str) -> str:
     lines = [f"PREFERENCE: sweep {label} likes tea {p.span(f'{label} hot entry', v)} daily ~explicit"
              for v in HOT_VARIANTS]
-    lines.append(f"sweep dropped line without a prefix {p.span(f'{label} hot dropped entry')}")
+    lines.append(f"sweep line without a prefix {p.span(f'{label} hot line without a prefix')}")
+    lines.append(f"PREFERENCE: sweep overlong {p.span(f'{label} hot dropped (overlong) entry')} {'x' * 260} ~explicit")
     lines.append(f"<private>\nRULE: {p.canary(f'{label} hot multi-line span', 'multi-line')} ~explicit\n</private>")
     return ("---\nname: SWEEP\n---\n\n# Memory\n\n<!-- BEGIN ENTRIES -->\n" + "\n".join(lines)
             + "\n<!-- END ENTRIES -->\n")
@@ -168,7 +169,7 @@ def plant_loop(family: Family) -> None:
     p.write(answers / "answer-1.txt", json.dumps({**first}, ensure_ascii=False))
     p.write(answers / "answer-2.txt", _model_answer(p))
     p.write(answers / "stderr-1.txt", f"model warning {p.span('model stderr')}\n")
-    command = _program("canned", str(answers), p.span("reviewer config inference_command argument"))
+    command = _program("canned", str(answers), "sweep" + p.span("reviewer config inference_command argument"))
     p.write(family.tree.lifeos / "USER" / "CONFIG" / "memory-review.json",
             json.dumps({"schema_version": 1, "inference_command": command}, ensure_ascii=False))
     family.env = {}

@@ -209,3 +209,29 @@ def test_every_command_sub_verb_flag_subcommand_and_format_is_swept(sweep: Sweep
     assert cortex_flags() <= flags, f"flags not swept: {sorted(cortex_flags() - flags)}"
     ran_health = {output.surface for output in sweep.health}
     assert health_surfaces() <= ran_health, f"not swept: cortex-health {sorted(health_surfaces() - ran_health)}"
+
+
+def test_saved_model_text_spells_out_escapes_but_not_escaped_backslashes():
+    from cortex.reviewruns import spelled_out
+
+    assert spelled_out(r'{"a": "\u003cprivate\u003ex\u003c/private\u003e"}') == '{"a": "<private>x</private>"}'
+    assert spelled_out(r'"\\u003c \u0022 \u000a \ud83d\ude00"') == r'"\\u003c \u0022 \u000a \ud83d\ude00"'
+    assert spelled_out("no escapes <b>") == "no escapes <b>"
+
+
+def test_a_config_key_with_a_private_span_is_never_quoted(tmp_path):
+    from cortex.invocation import Invocation
+    from cortex.reviewconfig import ConfigError, load_config
+    from cortex.writecontext import WriteContext
+    from tests.write_support import make_tree
+
+    tree = make_tree(tmp_path, subprocess_init=False)
+    layout = WriteContext.from_invocation(Invocation("review run", {}, [], tree.env())).layout
+    config = tree.lifeos / "USER" / "CONFIG" / "memory-review.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    for text in ('{"schema_version": 1, "x<private>SECRETKEY</private>": 1}',
+                 '{"schema_version": 1, "a": 1, "a<private>SECRETKEY</private>": 2}'):
+        config.write_text(text)
+        with pytest.raises(ConfigError) as raised:
+            load_config(layout, {})
+        assert "SECRETKEY" not in raised.value.message and "<private" not in raised.value.message

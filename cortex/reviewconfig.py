@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 
 from cortex.errors import InvalidInput
 from cortex.layout import Layout
-from cortex.privacy import strip_private_content
+from cortex.privatejson import KeyCollision, strip_private_json
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.strictjson import loads_strict
 
@@ -80,20 +80,6 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(problems) + (f" (and {more} more)" if more > 0 else "")
 
 
-def _public(value: object, shown: str) -> object:
-    """The decoded config with private spans removed from every key and string."""
-    if isinstance(value, str):
-        return strip_private_content(value)
-    if isinstance(value, list):
-        return [_public(item, shown) for item in value]
-    if isinstance(value, dict):
-        public = {strip_private_content(key): _public(item, shown) for key, item in value.items()}
-        if len(public) != len(value):
-            raise ConfigError(f"{shown} is invalid: two keys are the same once their private spans are removed")
-        return public
-    return value
-
-
 def load_config(layout: Layout, environ) -> ReviewConfig:
     """The validated config with the environment override applied; ConfigError otherwise."""
     path = config_path(layout)
@@ -110,9 +96,11 @@ def load_config(layout: Layout, environ) -> ReviewConfig:
         except UnicodeDecodeError:
             raise ConfigError(f"{shown} is not valid UTF-8") from None
         try:
-            value = _public(loads_strict(text, what=shown), shown)
+            value = strip_private_json(loads_strict(text, what=shown))
         except InvalidInput as error:
             raise ConfigError(error.message) from None
+        except KeyCollision as error:
+            raise ConfigError(f"{shown} is invalid: {error}") from None
         try:
             config = ReviewConfig.model_validate(value)
         except ValidationError as error:

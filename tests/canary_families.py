@@ -4,7 +4,8 @@ Families: `corpus` (Markdown and JSONL canonical records, frontmatter, a root *_
 `hot` (hand-edited PRINCIPAL_MEMORY.md / DA_MEMORY.md holding private spans), `loop` (a
 transcript, the reviewer config and the inference command's output), `writes` (remembered
 items, proposals, `hot set` stdin) and `errors` (inputs whose error messages could quote
-them: an escaped span in a timestamp, a broken config, a malformed transcript line).
+them: an escaped span in a timestamp, a broken config, a malformed transcript line) and
+`evidence` (hand-edited or legacy OBSERVABILITY logs and state that the auditor reads).
 Every family gets the same command sweep; only its own inputs carry canaries.
 """
 from __future__ import annotations
@@ -194,20 +195,21 @@ def _model_answer(p: Planter) -> str:
 def plant_writes(family: Family) -> None:
     p = family.planter
     remember = []
-    for v in CLOSED_VARIANTS:
-        remember.append({"type": "idea", "title": f"Sweep idea {p.span('remember idea title', v)}",
-                         "content": f"sweep idea {p.span('remember idea content', v)} body",
-                         "source_session": f"{SESSION}{p.span('remember idea source_session', v)}"})
+    for v in CLOSED_VARIANTS + tuple(JSON_VARIANTS):
+        remember.append({"type": "idea", "title": f"Sweep idea {p.json_span('remember idea title', v)}",
+                         "content": f"sweep idea {p.json_span('remember idea content', v)} body",
+                         "source_session": f"{SESSION}{p.json_span('remember idea source_session', v)}"})
     remember.append({"type": "knowledge", "entity_type": "person", "name": f"Sweep Person {p.span('remember knowledge name')}",
                      "content": f"sweep {p.span('remember knowledge content', 'unclosed')}"})
     remember.append({"type": "memory", "actor": "da", "op": "set", "entries": [
-        f"ROLE: sweep assistant {p.span('remember memory entry', v)} ~explicit" for v in CLOSED_VARIANTS],
+        f"ROLE: sweep assistant {n} {p.json_span('remember memory entry', v)} ~explicit"
+        for n, v in enumerate(CLOSED_VARIANTS + tuple(JSON_VARIANTS))],
         "rationale": f"sweep {p.span('remember memory rationale')}"})
-    family.remember = [json.dumps(item, ensure_ascii=False) for item in remember]
-    family.propose = [json.dumps({"type": "proposal", "target_file": "PROJECTS.md",
-                                  "edit": f"- sweep edit {n} {p.span('propose edit', v)}", "confidence": 0.5,
-                                  "rationale": f"sweep {p.span('propose rationale', v)}"}, ensure_ascii=False)
-                      for n, v in enumerate(("plain", "full-width-brackets"))]
+    family.remember = [p.dumps_line(item) for item in remember]
+    family.propose = [p.dumps_line({"type": "proposal", "target_file": "PROJECTS.md",
+                                    "edit": f"- sweep edit {n} {p.json_span('propose edit', v)}", "confidence": 0.5,
+                                    "rationale": f"sweep {p.json_span('propose rationale', v)}"})
+                      for n, v in enumerate(CLOSED_VARIANTS + tuple(JSON_VARIANTS))]
     family.hot_set_stdin = "".join(f"PREFERENCE: sweep stdin {p.span('hot set stdin entry', v)} ~explicit\n"
                                    for v in CLOSED_VARIANTS)
     family.hot_set_stdin += f"<private>\nRULE: {p.canary('hot set stdin multi-line span', 'multi-line')} ~explicit\n</private>\n"
@@ -229,5 +231,41 @@ def plant_errors(family: Family) -> None:
     p.write(family.transcript, json.dumps(good) + "\n" + broken + "\n")
 
 
+# --- the auditor's own evidence (hand-edited or legacy logs) ------------------------------------
+
+def plant_evidence(family: Family) -> None:
+    p, obs = family.planter, family.tree.obs
+
+    def jsonl(name: str, *rows: dict) -> None:
+        p.write(obs / name, "".join(p.dumps_line(row) + "\n" for row in rows))
+
+    jsonl("reviewer-runs.jsonl",
+          {"ts": "2026-01-02T01:00:00.000Z", "ok": False, "runId": "2026-01-02T00-59-00-000Z",
+           "transcript": f"projects/sweep{p.span('reviewer-runs.jsonl transcript')}.jsonl", "exchanges": 3,
+           "inference_duration_ms": 10, "parse_ok": None,
+           "error": f"inference failed {p.span('reviewer-runs.jsonl error')} then "
+                    f"{p.json_span('reviewer-runs.jsonl error', 'json-escaped-brackets')}"},
+          {"ts": f"2026-01-02T02:00:00.000Z{p.span('reviewer-runs.jsonl ts')}", "ok": True,
+           "runId": f"run{p.json_span('reviewer-runs.jsonl runId', 'json-escaped-letter')}"})
+    jsonl("memory-retrievals.jsonl",
+          {"ts": f"{p.json_span('memory-retrievals.jsonl ts', 'json-escaped-brackets')}2026-01-02T01:00:00.000Z",
+           "query_hash": f"abc{p.span('memory-retrievals.jsonl query_hash')}", "returned_count": 1, "duration_ms": 1})
+    jsonl("memory-writes.jsonl",
+          {"ts": "2026-01-02T01:00:00.000Z", "updated_by": f"sweep{p.span('memory-writes.jsonl updated_by')}",
+           "file": "PRINCIPAL_MEMORY.md", "prior_count": 1, "new_count": 1, "ok": False,
+           "error": f"EWRITE {p.span('memory-writes.jsonl error')}",
+           "evictions": [f"PREFERENCE: {p.span('memory-writes.jsonl eviction')} ~explicit"]})
+    jsonl("pending-proposals.jsonl",
+          {"id": f"prop-sweep{p.span('pending-proposals.jsonl id')}", "ts": "2026-01-02T01:00:00.000Z",
+           "status": "pending", "target": "PROJECTS.md", "summary": f"sweep {p.span('pending-proposals.jsonl summary')}"})
+    jsonl("memory-health.jsonl",
+          {"schema": "cortex-health/v1", "overall": "warn", "ts": "2026-01-02T03:00:00.000Z",
+           "findings": [{"id": f"sweep-finding{p.span('memory-health.jsonl finding id')}", "severity": "warn",
+                         "message": f"sweep {p.span('memory-health.jsonl finding message')}"}]})
+    p.write(obs / "review-state.json", p.dumps_line(
+        {"last_review_at": f"{p.json_span('review-state.json last_review_at', 'json-escaped-brackets')}2026-01-01",
+         "turn_count_since_last_review": f"3{p.span('review-state.json turn count')}", "pending_review": False}))
+
+
 PLANTERS = {"corpus": plant_corpus, "hot": plant_hot, "loop": plant_loop, "writes": plant_writes,
-            "errors": plant_errors}
+            "errors": plant_errors, "evidence": plant_evidence}

@@ -104,30 +104,31 @@ def leak_report(found: Iterable[tuple[str, Site]]) -> str:
 
 
 def written_files(roots: Iterable[Path], planter: Planter, *, skip_dirs: tuple[str, ...] = ("memory-snapshots",)):
-    """Every file under `roots` except planted files whose bytes are unchanged and snapshot folders.
+    """(path, text to scan) for every file under `roots`, snapshot folders left out.
 
-    A planted file that was rewritten (a hot file after `hot set`, the proposal queue after
-    `propose`) is scanned like any other output.
+    A planted file is input, not output: an unchanged one is skipped, and in one that was
+    rewritten or appended to (a hot file after `hot set`, a log after a run) only the lines
+    that are not planted lines kept byte for byte are scanned.
     """
     for root in roots:
-        if root.is_file():
-            yield root
-            continue
-        for current, dirs, files in os.walk(root):
+        paths = [root] if root.is_file() else []
+        for current, dirs, files in os.walk(root) if root.is_dir() else ():
             dirs[:] = [name for name in dirs if name not in skip_dirs]
-            for name in files:
-                path = Path(current) / name
-                if path.is_symlink() or not path.is_file():
-                    continue
-                if planter.planted.get(path) == path.read_bytes():
-                    continue
-                yield path
+            paths += [Path(current) / name for name in files]
+        for path in paths:
+            if path.is_symlink() or not path.is_file():
+                continue
+            data = path.read_bytes()
+            planted = planter.planted.get(path)
+            if planted is not None:
+                kept = set(planted.splitlines())
+                data = b"\n".join(line for line in data.splitlines() if line not in kept)
+            yield path, data.decode("utf-8", "replace")
 
 
-def scan_files(paths: Iterable[Path], planter: Planter, base: Path) -> list[tuple[str, Site]]:
+def scan_files(files: Iterable[tuple[Path, str]], planter: Planter, base: Path) -> list[tuple[str, Site]]:
     found = []
-    for path in paths:
-        text = path.read_bytes().decode("utf-8", "replace")
+    for path, text in files:
         label = f"file {path.relative_to(base)}" if path.is_relative_to(base) else f"file {path}"
         found.extend((label, site) for site in planter.leaks(text))
     return found

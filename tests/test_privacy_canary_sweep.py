@@ -166,9 +166,9 @@ def test_no_canary_in_the_check_without_a_format_or_list_checks(sweep: Sweep):
 def test_no_canary_in_any_file_written(sweep: Sweep):
     family = sweep.family
     roots = [family.tree.root, family.tree.home, *[path for path in family.extra_outputs if path.exists()]]
-    paths = list(written_files(roots, family.planter))
-    assert any("reviewer-runs" in str(path) for path in paths), "the sweep wrote no reviewer run"
-    found = scan_files(paths, family.planter, family.base)
+    files = list(written_files(roots, family.planter))
+    assert any("reviewer-runs" in str(path) for path, _text in files), "the sweep wrote no reviewer run"
+    found = scan_files(files, family.planter, family.base)
     assert not found, leak_report(found)
 
 
@@ -195,16 +195,22 @@ def test_the_sweep_reached_the_planted_inputs(sweep: Sweep):
     family, printed = sweep.family, "".join(output.stdout for output in sweep.outputs)
     assert family.planter.sites, "nothing was planted"
     expected = {"corpus": "sweep public body", "hot": "sweep principal likes tea", "loop": "sweep public question",
-                "writes": "sweep stdin", "errors": "sweep-bad-time"}[family.name]
+                "writes": "sweep stdin", "errors": "sweep-bad-time", "evidence": "reviewer-latest-failed"}[family.name]
     prompts = "".join(path.read_text("utf-8", "replace") for path in family.tree.obs.rglob("prompt*.txt"))
     assert expected in printed or expected in prompts
+    if family.name == "loop":  # the canned model answer was accepted on the retry and its items written
+        rows = [row for row in family.tree.rows("reviewer-runs.jsonl") if row.get("parse_ok")]
+        assert rows and rows[-1]["dispatch_summary"]["succeeded"] > 0, rows
 
 
 def test_every_command_sub_verb_flag_subcommand_and_format_is_swept(sweep: Sweep):
     """A new command, sub-verb, flag, subcommand or --format must be added to the sweep."""
     ran = {output.surface for output in sweep.cortex}
     assert cortex_surfaces() <= ran, f"not swept: cortex {sorted(cortex_surfaces() - ran)}"
-    flags = {(output.surface.split()[0] if output.surface.split()[0] in ("hot", "proposals") else output.surface, arg)
+    from cortex.commands import registry
+
+    registered = registry()
+    flags = {(output.surface if output.surface in registered else output.surface.split()[0], arg)
              for output in sweep.cortex for arg in output.argv if arg.startswith("--")}
     assert cortex_flags() <= flags, f"flags not swept: {sorted(cortex_flags() - flags)}"
     ran_health = {output.surface for output in sweep.health}
@@ -235,3 +241,12 @@ def test_a_config_key_with_a_private_span_is_never_quoted(tmp_path):
         with pytest.raises(ConfigError) as raised:
             load_config(layout, {})
         assert "SECRETKEY" not in raised.value.message and "<private" not in raised.value.message
+
+
+def test_decoded_json_loses_private_spans_in_keys_and_strings_and_refuses_collisions():
+    from cortex.privatejson import KeyCollision, strip_private_json
+
+    value = {"a<private>k</private>": ["x\u003cprivate>v</private>y", 1, None], "b": {"c": "<private>z</private>"}}
+    assert strip_private_json(value) == {"a": ["xy", 1, None], "b": {"c": ""}}
+    with pytest.raises(KeyCollision):
+        strip_private_json({"a": 1, "a<private>k</private>": 2})

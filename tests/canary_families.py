@@ -44,6 +44,7 @@ class Family:
     propose: list[str] = field(default_factory=list)
     hot_set_stdin: str = ""
     extra_outputs: list[Path] = field(default_factory=list)  # report path, textfile, step summary
+    health_config: Path | None = None  # --config for every cortex-health check
 
     @property
     def base(self) -> Path:
@@ -229,6 +230,14 @@ def plant_errors(family: Family) -> None:
     good = {"type": "user", "message": {"role": "user", "content": "sweep public question"}}
     broken = '{"type": "user", "message": {"content": "' + p.span("transcript malformed line") + '"'
     p.write(family.transcript, json.dumps(good) + "\n" + broken + "\n")
+    # A manifest makes the auditor's index check load the (broken) corpus and report why.
+    p.write(family.tree.memory / "INDEX" / "index-manifest.json", json.dumps(
+        {"schema": "lifeos-cortex-index/v1", "canonical_sha256": "0" * 64, "index_path": "index.json",
+         "index_sha256": "0" * 64, "indexed_at": f"2026-01-01T00:00:00Z{p.span('index manifest indexed_at')}"}))
+    p.write(family.tree.memory / "INDEX" / "index.json", "{}")
+    family.health_config = p.write(family.base / "health-config.json", json.dumps(
+        {"thresholds": {f"sweep{p.span('health config threshold name')}": 5,
+                        "reviewer_stale_ms": f"7{p.span('health config threshold value')}"}}, ensure_ascii=False))
 
 
 # --- the auditor's own evidence (hand-edited or legacy logs) ------------------------------------

@@ -97,7 +97,7 @@ def _sweep_health(sweep: Sweep) -> None:
     env = family.tree.env(**family.env, CORTEX_HEALTH_NOW=NOW, GITHUB_STEP_SUMMARY=str(family.base / "summary.md"))
     report, textfile = family.base / "report.json", family.base / "cortex_health.prom"
     family.extra_outputs = [report, textfile, family.base / "summary.md"]
-    root = ["--root", str(family.tree.root)]
+    root = ["--root", str(family.tree.root), *(["--config", str(family.health_config)] if family.health_config else [])]
 
     def health(*argv: str) -> Output:
         result = run_health_in_process(list(argv), env)

@@ -122,6 +122,10 @@ def plant_corpus(family: Family) -> None:
                  f"{p.span('KNOWLEDGE/sweep-records.jsonl created')}2026-01-01T00:00:00Z", "updated": "2026-01-01",
                  "source": f"sweep{p.span('KNOWLEDGE/sweep-records.jsonl source')}", "content": "sweep public"})
     p.write(knowledge / "sweep-records.jsonl", "".join(p.dumps_line(row) + "\n" for row in rows))
+    p.write(family.labels, p.dumps_line({"query": f"sweep {p.json_span('benchmark labels query', 'plain')}",
+                                         "expected_ids": ["sweep-public"]}) + "\n" + p.dumps_line(
+        {"query": f"sweep {p.json_span('benchmark labels query', 'json-escaped-brackets')} body",
+         "expected_ids": ["sweep-public"]}) + "\n")
     p.write(family.tree.memory / "SWEEP_MEMORY.md",
             f"---\ntitle: Sweep root {p.span('MEMORY/SWEEP_MEMORY.md title')}\n---\nsweep root "
             f"{p.span('MEMORY/SWEEP_MEMORY.md body')}\n")
@@ -230,6 +234,8 @@ def plant_errors(family: Family) -> None:
     good = {"type": "user", "message": {"role": "user", "content": "sweep public question"}}
     broken = '{"type": "user", "message": {"content": "' + p.span("transcript malformed line") + '"'
     p.write(family.transcript, json.dumps(good) + "\n" + broken + "\n")
+    p.write(family.labels, json.dumps({"query": "sweep", "expected_ids": ["sweep-public"]}) + "\n"
+            + json.dumps({"query": 5, p.span("benchmark labels bad row key"): [p.span("benchmark labels bad row")]}) + "\n")
     # A manifest makes the auditor's index check load the (broken) corpus and report why.
     p.write(family.tree.memory / "INDEX" / "index-manifest.json", json.dumps(
         {"schema": "lifeos-cortex-index/v1", "canonical_sha256": "0" * 64, "index_path": "index.json",

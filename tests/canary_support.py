@@ -94,9 +94,6 @@ class Planter:
         folded = text.lower()
         return [site for token, site in self.sites.items() if token.lower() in folded]
 
-    def variants_of(self, where_prefix: str) -> set[str]:
-        return {site.variant for site in self.sites.values() if site.where.startswith(where_prefix)}
-
 
 def leak_report(found: Iterable[tuple[str, Site]]) -> str:
     lines = sorted({f"  {surface}: {site}" for surface, site in found})

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from cortex.commands import registry
 from tests.canary_families import PLANTERS, SESSION, Family, new_family
 from tests.canary_support import (
     Output, cortex_flags, cortex_surfaces, health_surfaces, leak_report, run_cortex_in_process,
@@ -27,7 +28,8 @@ from tests.canary_support import (
 from tests.write_support import REPO
 
 NOW = "2026-01-02T03:04:05.678Z"
-HOOKS = ("hot render", "recall", "review fire")
+# The plain-text hook commands (`hot render`, `recall`, `review fire`): run as real children.
+HOOKS = frozenset(name for name, spec in registry().items() if not spec.enveloped)
 FAMILIES = tuple(PLANTERS)
 
 
@@ -44,7 +46,7 @@ class Sweep:
 
 def _cortex(sweep: Sweep, *argv: str, stdin: str = "") -> Output:
     env = sweep.family.tree.env(**sweep.family.env)
-    if " ".join(argv[:2]) in HOOKS or argv[0] in HOOKS:
+    if " ".join(argv[:2]) in HOOKS or argv[0] in HOOKS:  # a hook's contract is a child's stdin/stdout
         result = run_subprocess([sys.executable, "-m", "cortex"], list(argv), env, stdin, cwd=REPO)
     else:
         result = run_cortex_in_process(list(argv), env, stdin)
@@ -207,8 +209,6 @@ def test_every_command_sub_verb_flag_subcommand_and_format_is_swept(sweep: Sweep
     """A new command, sub-verb, flag, subcommand or --format must be added to the sweep."""
     ran = {output.surface for output in sweep.cortex}
     assert cortex_surfaces() <= ran, f"not swept: cortex {sorted(cortex_surfaces() - ran)}"
-    from cortex.commands import registry
-
     registered = registry()
     flags = {(output.surface if output.surface in registered else output.surface.split()[0], arg)
              for output in sweep.cortex for arg in output.argv if arg.startswith("--")}

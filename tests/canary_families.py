@@ -67,7 +67,7 @@ def _public_items() -> tuple[list[str], list[str], str]:
         {"type": "idea", "title": "Sweep public idea", "content": "sweep public idea body"},
         {"type": "knowledge", "entity_type": "research", "name": "Sweep public research", "content": "sweep public"},
     ]
-    propose = [{"type": "proposal", "target_file": "PROJECTS.md", "edit": "- sweep public edit", "confidence": 0.5,
+    propose = [{"type": "proposal", "target_file": "PROJECTS.md", "target_kind": "projects", "edit": "- sweep public edit", "confidence": 0.5,
                 "rationale": "sweep public rationale"}] * 2
     stdin = "PREFERENCE: sweep public stdin entry ~explicit\n"
     return [json.dumps(item) for item in remember], [json.dumps(item) for item in propose], stdin
@@ -190,9 +190,9 @@ def _model_answer(p: Planter) -> str:
     for v in variants:
         items.append({"type": "idea", "title": f"Sweep model idea {p.json_span('model idea title', v)}",
                       "content": f"sweep {p.json_span('model idea content', v)}"})
-    items.append({"type": "proposal", "target_file": "PROJECTS.md", "edit": f"- sweep {p.json_span('model proposal edit', 'plain')}",
+    items.append({"type": "proposal", "target_file": "PROJECTS.md", "target_kind": "projects", "edit": f"- sweep {p.json_span('model proposal edit', 'plain')}",
                   "confidence": 0.95, "rationale": f"sweep {p.json_span('model proposal rationale', 'json-escaped-brackets')}"})
-    return "Here it is " + p.span("model prose around the answer") + "\n```json\n" + p.dumps_line({"items": items}) + "\n```\n"
+    return "\n```json\n" + p.dumps_line({"items": items}) + "\n```\n"
 
 
 # --- remembered items, proposals, hot set stdin -----------------------------------------------
@@ -202,7 +202,9 @@ def plant_writes(family: Family) -> None:
     remember = []
     for v in CLOSED_VARIANTS + tuple(JSON_VARIANTS):
         remember.append({"type": "idea", "title": f"Sweep idea {p.json_span('remember idea title', v)}",
-                         "content": f"sweep idea {p.json_span('remember idea content', v)} body",
+                         "content": f"sweep idea {p.json_span('remember idea content', v)} body"})
+        # Its own item: a span the recogniser misses leaves spaces in the token, which refuses the item.
+        remember.append({"type": "idea", "title": "Sweep idea with a session", "content": "sweep",
                          "source_session": f"{SESSION}{p.json_span('remember idea source_session', v)}"})
     remember.append({"type": "knowledge", "entity_type": "person", "name": f"Sweep Person {p.span('remember knowledge name')}",
                      "content": f"sweep {p.span('remember knowledge content', 'unclosed')}"})
@@ -211,7 +213,7 @@ def plant_writes(family: Family) -> None:
         for n, v in enumerate(CLOSED_VARIANTS + tuple(JSON_VARIANTS))],
         "rationale": f"sweep {p.span('remember memory rationale')}"})
     family.remember = [p.dumps_line(item) for item in remember]
-    family.propose = [p.dumps_line({"type": "proposal", "target_file": "PROJECTS.md",
+    family.propose = [p.dumps_line({"type": "proposal", "target_file": "PROJECTS.md", "target_kind": "projects",
                                     "edit": f"- sweep edit {n} {p.json_span('propose edit', v)}", "confidence": 0.5,
                                     "rationale": f"sweep {p.json_span('propose rationale', v)}"})
                       for n, v in enumerate(CLOSED_VARIANTS + tuple(JSON_VARIANTS))]

@@ -64,7 +64,7 @@ def _sweep_cortex(sweep: Sweep) -> None:
     _cortex(sweep, "status")
     ids = [card["id"] for card in _data(_cortex(sweep, "search", "sweep", "--page-size", "100")).get("items", [])]
     anchor = ids[0] if ids else "sweep-public"
-    _cortex(sweep, "search", "sweep", "--expand", anchor, "--max-nodes", "50", "--max-tokens", "100000")
+    _cortex(sweep, "search", "sweep", "--expand", anchor, "--max-nodes", "100", "--max-tokens", "50000")
     _cortex(sweep, "timeline", "--anchor", anchor, "--before", "50", "--after", "50")
     _cortex(sweep, "get", *(ids or ["sweep-public"]))
     _cortex(sweep, "export", *(ids or ["sweep-public"]))
@@ -80,7 +80,8 @@ def _sweep_cortex(sweep: Sweep) -> None:
         _cortex(sweep, "remember", item, "--adapter", "claude", "--allow-write")
     proposal_ids = []
     for item in family.propose:
-        proposal_ids.append(_data(_cortex(sweep, "propose", item, "--adapter", "claude", "--allow-write")).get("id"))
+        result = _data(_cortex(sweep, "propose", item, "--adapter", "claude", "--allow-write")).get("result") or {}
+        proposal_ids.append(result.get("detail", {}).get("id"))
     _cortex(sweep, "proposals", "list")
     _cortex(sweep, "proposals", "approve", proposal_ids[0] or "missing")
     _cortex(sweep, "proposals", "reject", proposal_ids[1] or "missing")
@@ -203,6 +204,21 @@ def test_the_sweep_reached_the_planted_inputs(sweep: Sweep):
     if family.name == "loop":  # the canned model answer was accepted on the retry and its items written
         rows = [row for row in family.tree.rows("reviewer-runs.jsonl") if row.get("parse_ok")]
         assert rows and rows[-1]["dispatch_summary"]["succeeded"] > 0, rows
+
+
+# Commands that must succeed in every family but `errors` (whose inputs are broken on purpose):
+# a sweep whose commands fail early would pass without ever showing the planted text.
+MUST_SUCCEED = frozenset(["status", "search", "timeline", "get", "export", "rebuild", "hot read", "hot set",
+                          "hot restore", "propose", "proposals list", "proposals approve", "proposals reject",
+                          "review run"])
+
+
+def test_the_swept_commands_succeeded(sweep: Sweep):
+    if sweep.family.name == "errors":
+        pytest.skip("the errors family's inputs are broken on purpose")
+    failed = [f"{output.surface}: {output.stdout[:300]}" for output in sweep.cortex
+              if output.surface in MUST_SUCCEED and output.code != 0]
+    assert not failed, failed
 
 
 def test_every_command_sub_verb_flag_subcommand_and_format_is_swept(sweep: Sweep):

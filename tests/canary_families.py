@@ -275,13 +275,25 @@ def plant_evidence(family: Family) -> None:
     jsonl("pending-proposals.jsonl",
           {"id": f"prop-sweep{p.span('pending-proposals.jsonl id')}", "ts": "2026-01-02T01:00:00.000Z",
            "status": "pending", "target": "PROJECTS.md", "summary": f"sweep {p.span('pending-proposals.jsonl summary')}"})
-    jsonl("memory-health.jsonl",
-          {"schema": "cortex-health/v1", "overall": "warn", "ts": "2026-01-02T03:00:00.000Z",
-           "findings": [{"id": f"sweep-finding{p.span('memory-health.jsonl finding id')}", "severity": "warn",
-                         "message": f"sweep {p.span('memory-health.jsonl finding message')}"}]})
+    jsonl("memory-health.jsonl", {"overall": "warn", "findings": [  # not a report; the newest line is one
+        {"id": f"sweep-finding{p.span('memory-health.jsonl malformed report finding id')}"}]}, _edited_report(family))
     p.write(obs / "review-state.json", p.dumps_line(
         {"last_review_at": f"{p.json_span('review-state.json last_review_at', 'json-escaped-brackets')}2026-01-01",
          "turn_count_since_last_review": f"3{p.span('review-state.json turn count')}", "pending_review": False}))
+
+
+def _edited_report(family: Family) -> dict:
+    """A real report of this tree whose finding ids, messages and hints were hand-edited to hold spans."""
+    from tests.canary_support import run_health_in_process
+
+    printed = run_health_in_process(["--root", str(family.tree.root), "--format", "json", "--no-write"],
+                                    family.tree.env(CORTEX_HEALTH_NOW="2026-01-02T03:00:00.000Z")).stdout
+    report = json.loads(printed)
+    for finding in report["findings"]:
+        finding["id"] = family.planter.span("memory-health.jsonl finding id") + finding["id"]  # first: the status
+        # line shows at most 40 characters of an id
+        finding["message"] += family.planter.span("memory-health.jsonl finding message")
+    return report
 
 
 PLANTERS = {"corpus": plant_corpus, "hot": plant_hot, "loop": plant_loop, "writes": plant_writes,

@@ -107,6 +107,8 @@ def _sweep_health(sweep: Sweep) -> None:
         sweep.health.append(result)
         return result
 
+    health("statusline", "--root", str(family.tree.root))  # before this sweep publishes: the planted log's newest
+    health("history", *root[:2])
     published = health(*root, "--format", "json", "--report-path", str(report), "--prometheus-textfile", str(textfile))
     from health.options import build_parser
     from reports.formats import names

@@ -1,19 +1,24 @@
 """Collect stage: keep evidence small. Used by collectors before copying values out of files.
 
 Evidence ends up in every memory-health.jsonl line, so a value copied from a row is a
-clipped scalar, never a whole nested object from an untrusted file.
+clipped scalar, never a whole nested object from an untrusted file, and a string crosses
+the privacy boundary (cortex.privacy) before it is clipped: a hand-edited log, state file
+or hot file must not carry a private span into a report.
 """
 from __future__ import annotations
 
+from cortex.privacy import strip_private_content
 from cortex.strictjson import json_type
 
 MAX_TEXT = 300
 
 
 def clip(value: object, limit: int = MAX_TEXT) -> object:
-    """A string cut to `limit` characters (marked with …); other values unchanged."""
-    if isinstance(value, str) and len(value) > limit:
-        return value[:limit] + "…"
+    """A string without its private spans, cut to `limit` characters (marked with …); other values unchanged."""
+    if isinstance(value, str):
+        value = strip_private_content(value)
+        if len(value) > limit:
+            return value[:limit] + "…"
     return value
 
 

@@ -4,7 +4,8 @@ The auditor counts rows whose status is exactly "pending", so every change to th
 an append or a status change — happens under `pending-proposals.jsonl.lock` as one atomic
 replace of the whole file: a crash leaves the old or the new queue, and the pending count
 is exact at every instant. Lines we cannot parse are preserved byte for byte and reported,
-never dropped. Approving applies the edit to its pinned target file first (idempotently:
+never dropped; a parsed row crosses the privacy boundary (every key and string) before it is
+listed, matched or applied. Approving applies the edit to its pinned target file first (idempotently:
 an edit already present is not added twice) and then records the decision, so a crash in
 between can be completed by approving again.
 """
@@ -22,6 +23,7 @@ from cortex.errors import IntegrityError, NotFound
 from cortex.items import ProposalItem, describe
 from cortex.jsjson import dumps
 from cortex.proposal_targets import pin_target, stored_form
+from cortex.privatejson import strip_private_json
 from cortex.proposalrows import ProposalRow
 from cortex.refusals import Refusal
 from cortex.safeio import UnsafeFile, read_bounded
@@ -49,8 +51,8 @@ def _reject_constant(name: str):
 
 def _parse(line: bytes) -> dict | None:
     try:
-        row = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        row = strip_private_json(json.loads(line.decode("utf-8"), parse_constant=_reject_constant))
+    except (UnicodeDecodeError, ValueError, RecursionError):  # KeyCollision is a ValueError
         return None
     return row if isinstance(row, dict) else None
 

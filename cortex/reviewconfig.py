@@ -4,7 +4,9 @@ ROOT/LIFEOS/USER/CONFIG/memory-review.json. An absent file means the documented 
 (a fresh install has none); a file that exists must be valid in full — unreadable, not JSON,
 an unknown key, a wrong type ("8" is not 8, true is not 1) or an out-of-range value is a
 ConfigError naming the file and the field, never a silent fallback. CORTEX_REVIEWER_COMMAND
-(a shell-style command line) overrides `inference_command`.
+(a shell-style command line) overrides `inference_command`. Every decoded key and string
+crosses the privacy boundary before validation, so neither an error message nor the
+dry-run's echo of the command can show a private span.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 
 from cortex.errors import InvalidInput
 from cortex.layout import Layout
+from cortex.privatejson import KeyCollision, strip_private_json
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.strictjson import loads_strict
 
@@ -93,9 +96,11 @@ def load_config(layout: Layout, environ) -> ReviewConfig:
         except UnicodeDecodeError:
             raise ConfigError(f"{shown} is not valid UTF-8") from None
         try:
-            value = loads_strict(text, what=shown)
+            value = strip_private_json(loads_strict(text, what=shown))
         except InvalidInput as error:
             raise ConfigError(error.message) from None
+        except KeyCollision as error:
+            raise ConfigError(f"{shown} is invalid: {error}") from None
         try:
             config = ReviewConfig.model_validate(value)
         except ValidationError as error:

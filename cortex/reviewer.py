@@ -70,12 +70,12 @@ def _ask(run: ReviewRun, config: ReviewConfig, prompt: str, environ, progress: P
     except InferenceError as error:
         progress.duration_ms = round(progress.duration_ms + error.duration_ms, 3)
         if error.stderr:
-            run.save(f"{name}-stderr.txt", error.stderr.decode("utf-8", "replace"))
+            run.save_model_text(f"{name}-stderr.txt", error.stderr.decode("utf-8", "replace"))
         raise
     progress.duration_ms = round(progress.duration_ms + answer.duration_ms, 3)
-    run.save(f"{name}.txt", answer.stdout.decode("utf-8", "replace"))
+    run.save_model_text(f"{name}.txt", answer.stdout.decode("utf-8", "replace"))
     if answer.stderr:
-        run.save(f"{name}-stderr.txt", answer.stderr.decode("utf-8", "replace"))
+        run.save_model_text(f"{name}-stderr.txt", answer.stderr.decode("utf-8", "replace"))
     return answer.stdout
 
 

@@ -2,7 +2,8 @@
 
 The run directory is created first thing, so a reviewer that dies leaves a directory
 without a terminal row (the auditor calls that timed out after its grace period). Its
-files are created whole and pass the privacy boundary first. Exactly one terminal row per
+files are created whole and pass the privacy boundary first (model output with its JSON
+`\\uXXXX` escapes spelled out, so an escaped private tag is a tag). Exactly one terminal row per
 run is appended at the end, in one of the three shapes the auditor accepts:
   success  ts, ok true, runId, transcript, exchanges, inference_duration_ms, parse_ok true, dispatch_summary
   skip     ts, ok true, runId, transcript (path or null), exchanges 0, inference_duration_ms, parse_ok true,
@@ -16,6 +17,7 @@ than its own row.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from cortex.durable import append_line, create_file
@@ -29,6 +31,19 @@ from cortex.writecontext import scrub
 LOG_NAME = "reviewer-runs.jsonl"
 RUNS_DIR = "reviewer-runs"
 MAX_ID_BUMPS = 10_000
+# A JSON \uXXXX escape (an even run of backslashes before it is escaped backslashes, not an escape).
+_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})")
+
+
+def _spelled(match: re.Match) -> str:
+    char = chr(int(match.group(2), 16))
+    keep = not char.isprintable() or char in '"\\' or 0xD800 <= ord(char) <= 0xDFFF
+    return match.group(0) if keep else match.group(1) + char
+
+
+def spelled_out(text: str) -> str:
+    """`text` with the JSON escapes of printable characters written as the characters themselves."""
+    return _ESCAPE.sub(_spelled, text) if "\\u" in text else text
 
 
 def run_id_for(ms: int) -> str:
@@ -45,6 +60,10 @@ class ReviewRun:
 
     def save(self, name: str, text: str) -> None:
         create_file(os.path.join(self.path, name), strip_private_content(text).encode("utf-8"))
+
+    def save_model_text(self, name: str, text: str) -> None:
+        """The model's answer (or stderr): its escaped private tags are removed like literal ones."""
+        self.save(name, spelled_out(text))
 
     def row_ts(self, end_ms: int) -> str:
         return iso_from_ms(max(end_ms, self.run_ms))

@@ -116,7 +116,31 @@ def parse_report(raw: bytes | None, max_line_bytes: int = MAX_LINE_BYTES) -> dic
     row = parse_object(raw.strip())
     if isinstance(row, str):
         return row
-    return report_problem(row) or row
+    problem = report_problem(row)
+    if problem or not _may_hold_tags(row):
+        return problem or row
+    # A hand-edited or legacy line crosses the privacy boundary before the status line or the
+    # history shows any of it (imported only here: the status line's start-up stays lean).
+    from cortex.privatejson import KeyCollision, strip_private_json
+
+    try:
+        return strip_private_json(row)
+    except KeyCollision as error:
+        return str(error)
+
+
+# Every character that NFKC-normalises to "<": without one no string can open a private span.
+_ANGLES = ("<", "\uff1c", "\ufe64")
+
+
+def _may_hold_tags(value: object) -> bool:
+    if isinstance(value, str):
+        return any(angle in value for angle in _ANGLES)
+    if isinstance(value, dict):
+        return any(_may_hold_tags(key) or _may_hold_tags(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_may_hold_tags(item) for item in value)
+    return False
 
 
 def describe_open_error(error: OSError) -> str:

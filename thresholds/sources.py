@@ -3,7 +3,8 @@
 Called by the CLI before evaluation. Every effective value carries its source. A value
 that is not a finite number > 0 (or names no threshold) is recorded as a problem and the
 lower-precedence value stays in force, so no comparison is ever disabled; the evaluator
-turns each problem into `cortex-threshold-invalid`.
+turns each problem into `cortex-threshold-invalid`. The config file's names and values
+cross the privacy boundary when read, so a finding never quotes a private span.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from cortex.privatejson import KeyCollision, strip_private_json
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.numbers import ascii_decimal, digits_note
 from cortex.strictjson import parse_object
@@ -95,6 +97,10 @@ def read_config(path: str) -> tuple[dict, str | None]:
     parsed = parse_object(data.strip())
     if isinstance(parsed, str):
         return {}, f"config file is not a JSON object: {parsed}"
+    try:
+        parsed = strip_private_json(parsed)
+    except KeyCollision as error:
+        return {}, f"config file is not usable: {error}"
     if set(parsed) != {"thresholds"} or not isinstance(parsed["thresholds"], dict):
         return {}, 'config file must be exactly {"thresholds": {NAME: VALUE, ...}}'
     return parsed["thresholds"], None

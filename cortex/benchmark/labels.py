@@ -4,7 +4,8 @@ One row per query: `query`, `expected_ids` (non-empty list), optional `expected_
 (expected IDs in the temporal order they should come back in), optional `false_ids` (IDs
 that must not be recalled) and an optional `id` naming the row. Anything else, and any
 malformed value, is invalid_input naming the file and the line: a benchmark over labels it
-half-understood would publish numbers nobody asked for.
+half-understood would publish numbers nobody asked for. Every decoded key and string
+crosses the privacy boundary first, so neither the report nor an error quotes a private span.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Callable, Iterable
 
 from cortex.errors import InvalidInput
 from cortex.jscompat import js_len, js_trim
+from cortex.privatejson import KeyCollision, strip_private_json
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.strictjson import StrictJSONError, decode
 
@@ -148,8 +150,8 @@ def _label(line: str, number: int, tokenizer, max_query_chars: int, max_query_te
 
 def _json_object(line: str) -> dict:
     try:
-        row = decode(line)
-    except StrictJSONError as error:
+        row = strip_private_json(decode(line))
+    except (StrictJSONError, KeyCollision) as error:
         raise _Row(str(error)) from None
     if not isinstance(row, dict):
         raise _Row("a row must be a JSON object")

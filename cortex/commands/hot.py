@@ -133,16 +133,17 @@ def _restore(inv: Invocation, args: list[str]) -> dict:
     return {**result, "restored_from": name}
 
 
-_SUBCOMMANDS = {"read": _read, "set": _set, "snapshots": _snapshots, "restore": _restore}
+# The sub-verbs `cortex hot` takes (the privacy canary sweep checks it exercises each one).
+SUBCOMMANDS = {"read": _read, "set": _set, "snapshots": _snapshots, "restore": _restore}
 
 
 def hot(inv: Invocation) -> dict:
     sub = inv.positionals[0] if inv.positionals else None
-    if sub not in _SUBCOMMANDS:
-        raise InvalidInput(f"hot requires one of: {', '.join(_SUBCOMMANDS)}, render")
+    if sub not in SUBCOMMANDS:
+        raise InvalidInput(f"hot requires one of: {', '.join(SUBCOMMANDS)}, render")
     if inv.flag("--allow-drastic") and sub not in ("set", "restore"):
         raise InvalidInput("--allow-drastic applies only to hot set and hot restore")
-    return _SUBCOMMANDS[sub](inv, inv.positionals[1:])
+    return SUBCOMMANDS[sub](inv, inv.positionals[1:])
 
 
 COMMANDS = [CommandSpec("hot", hot, flag_options=frozenset({"--allow-drastic"}))]

@@ -16,24 +16,35 @@ from cortex.writecontext import WriteContext
 STATUSES = ("pending", "approved", "rejected")
 
 
-def proposals(inv: Invocation) -> dict:
-    sub, args = (inv.positionals[0], inv.positionals[1:]) if inv.positionals else (None, [])
-    status = inv.option("--status")
-    if sub == "list":
-        if args:
-            raise InvalidInput("proposals list accepts no further arguments")
-        if status is not None and status not in STATUSES:
-            raise InvalidInput(f"--status must be one of: {', '.join(STATUSES)}")
-        return list_queue(WriteContext.from_invocation(inv), status)
-    if sub in ("approve", "reject"):
+def _list(inv: Invocation, args: list[str], status: str | None) -> dict:
+    if args:
+        raise InvalidInput("proposals list accepts no further arguments")
+    if status is not None and status not in STATUSES:
+        raise InvalidInput(f"--status must be one of: {', '.join(STATUSES)}")
+    return list_queue(WriteContext.from_invocation(inv), status)
+
+
+def _decide(decision: str, sub: str):
+    def run(inv: Invocation, args: list[str], status: str | None) -> dict:
         if status is not None:
             raise InvalidInput("--status applies only to proposals list")
         if len(args) != 1:
             raise InvalidInput(f"proposals {sub} requires exactly one proposal ID")
         decided_by = f"cortex-cli:{inv.adapter}" if inv.adapter else "cortex-cli"
-        decision = "approved" if sub == "approve" else "rejected"
         return decide(WriteContext.from_invocation(inv), args[0], decision, decided_by=decided_by)
-    raise InvalidInput("proposals requires one of: list, approve ID, reject ID")
+
+    return run
+
+
+# The sub-verbs `cortex proposals` takes (the privacy canary sweep checks it exercises each one).
+SUBCOMMANDS = {"list": _list, "approve": _decide("approved", "approve"), "reject": _decide("rejected", "reject")}
+
+
+def proposals(inv: Invocation) -> dict:
+    sub, args = (inv.positionals[0], inv.positionals[1:]) if inv.positionals else (None, [])
+    if sub not in SUBCOMMANDS:
+        raise InvalidInput("proposals requires one of: list, approve ID, reject ID")
+    return SUBCOMMANDS[sub](inv, args, inv.option("--status"))
 
 
 COMMANDS = [CommandSpec("proposals", proposals, value_options=frozenset({"--status"}))]

@@ -1,0 +1,300 @@
+"""Test helper for the privacy canary sweep: one planted tree per input family (used by test_privacy_canary_sweep).
+
+Families: `corpus` (Markdown and JSONL canonical records, frontmatter, a root *_MEMORY.md),
+`hot` (hand-edited PRINCIPAL_MEMORY.md / DA_MEMORY.md holding private spans), `loop` (a
+transcript, the reviewer config and the inference command's output), `writes` (remembered
+items, proposals, `hot set` stdin) and `errors` (inputs whose error messages could quote
+them: an escaped span in a timestamp, a broken config, a malformed transcript line) and
+`evidence` (hand-edited or legacy OBSERVABILITY logs and state that the auditor reads).
+Every family gets the same command sweep; only its own inputs carry canaries.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.canary_support import CLOSED_VARIANTS, JSON_VARIANTS, TEXT_VARIANTS, Planter
+from tests.write_support import REPO, Tree, make_tree
+
+INFERENCE = REPO / "tests" / "inference"
+# Raw JSONL variants that the current recogniser neither fails closed on (which would cut the
+# line and break the whole corpus) nor needs a JSON decode for.
+JSONL_RAW_VARIANTS = ("plain", "attributes", "upper-case", "full-width-brackets", "dotted-capital-i", "nested")
+JSONL_VARIANTS = JSONL_RAW_VARIANTS + tuple(JSON_VARIANTS)
+HOT_VARIANTS = CLOSED_VARIANTS  # an unclosed opener would eat the END marker as well
+SESSION = "sweep-session"
+
+
+def _program(name: str, *args: str) -> list[str]:
+    return [sys.executable, str(INFERENCE / f"{name}.py"), *args]
+
+
+@dataclass
+class Family:
+    name: str
+    tree: Tree
+    planter: Planter
+    transcript: Path
+    labels: Path
+    env: dict = field(default_factory=dict)  # extra environment for every command
+    remember: list[str] = field(default_factory=list)  # item JSON for `cortex remember`
+    propose: list[str] = field(default_factory=list)
+    hot_set_stdin: str = ""
+    extra_outputs: list[Path] = field(default_factory=list)  # report path, textfile, step summary
+    health_config: Path | None = None  # --config for every cortex-health check
+
+    @property
+    def base(self) -> Path:
+        return self.tree.root.parent
+
+
+def _public_transcript(path: Path) -> Path:
+    rows = []
+    for i in range(3):
+        rows.append({"type": "user", "message": {"role": "user", "content": f"sweep public question {i}"}})
+        rows.append({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": f"sweep public answer {i}"}]}})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def _public_items() -> tuple[list[str], list[str], str]:
+    remember = [
+        {"type": "idea", "title": "Sweep public idea", "content": "sweep public idea body"},
+        {"type": "knowledge", "entity_type": "research", "name": "Sweep public research", "content": "sweep public"},
+    ]
+    propose = [{"type": "proposal", "target_file": "PROJECTS.md", "target_kind": "projects", "edit": "- sweep public edit", "confidence": 0.5,
+                "rationale": "sweep public rationale"}] * 2
+    stdin = "PREFERENCE: sweep public stdin entry ~explicit\n"
+    return [json.dumps(item) for item in remember], [json.dumps(item) for item in propose], stdin
+
+
+def new_family(name: str, base: Path) -> Family:
+    tree = make_tree(base)
+    planter = Planter(name)
+    transcript = _public_transcript(tree.home / ".claude" / "projects" / "sweep" / f"{SESSION}.jsonl")
+    labels = base / "labels.jsonl"
+    labels.write_text(json.dumps({"query": "sweep", "expected_ids": ["sweep-public"]}) + "\n", encoding="utf-8")
+    remember, propose, stdin = _public_items()
+    family = Family(name, tree, planter, transcript, labels, remember=remember, propose=propose, hot_set_stdin=stdin)
+    family.env = {"CORTEX_REVIEWER_COMMAND": shlex.join(_program("curate"))}
+    (tree.memory / "KNOWLEDGE").mkdir(parents=True, exist_ok=True)
+    (tree.memory / "KNOWLEDGE" / "sweep-public.md").write_text(
+        "---\nid: sweep-public\ntitle: Sweep public record\ncreated: 2026-01-01T00:00:00Z\n---\nsweep public body\n",
+        encoding="utf-8")
+    return family
+
+
+# --- corpus ----------------------------------------------------------------------------------
+
+def plant_corpus(family: Family) -> None:
+    p, knowledge = family.planter, family.tree.memory / "KNOWLEDGE"
+    for variant in TEXT_VARIANTS:
+        where = f"KNOWLEDGE/sweep-{variant}.md"
+        p.write(knowledge / f"sweep-{variant}.md", (
+            "---\n"
+            f"id: sweep-md-{variant}\n"
+            f"title: Sweep md {p.span(where + ' title', variant)} title\n"
+            "created: 2026-01-01T00:00:00Z\n"
+            f"source: sweep {p.span(where + ' source', variant)}\n"
+            f"source_session: {SESSION}{p.span(where + ' source_session', variant)}\n"
+            f"tags: sweep {p.span(where + ' frontmatter tags', variant)}\n"
+            "---\n"
+            f"sweep public body {p.span(where + ' body', variant)} more public words\n"
+            f"- slug: sweep-link{p.span(where + ' related slug', variant)}\n"))
+    rows = []
+    for number, variant in enumerate(JSONL_VARIANTS):
+        where = "KNOWLEDGE/sweep-records.jsonl"
+
+        def s(name: str, variant=variant, where=where) -> str:
+            return p.json_span(f"{where} {name}", variant)
+
+        rows.append({"id": f"sweep-jsonl-{number}{s('id')}", "type": f"memory{s('type')}",
+                     "title": f"Sweep jsonl {s('title')} title", "created": "2026-01-01T00:00:00Z",
+                     "updated": "2026-01-02T00:00:00Z", "source_kind": f"sweep{s('source_kind')}",
+                     "source_session": f"{SESSION}{s('source_session')}", "content": f"sweep public {s('content')} end",
+                     "related": [f"sweep-public{s('related')}"]})
+    rows.append({"id": "sweep-jsonl-source", "type": "memory", "title": "Sweep jsonl source", "created":
+                 f"{p.span('KNOWLEDGE/sweep-records.jsonl created')}2026-01-01T00:00:00Z", "updated": "2026-01-01",
+                 "source": f"sweep{p.span('KNOWLEDGE/sweep-records.jsonl source')}", "content": "sweep public"})
+    p.write(knowledge / "sweep-records.jsonl", "".join(p.dumps_line(row) + "\n" for row in rows))
+    p.write(family.labels, p.dumps_line({"query": f"sweep {p.json_span('benchmark labels query', 'plain')}",
+                                         "expected_ids": ["sweep-public"]}) + "\n" + p.dumps_line(
+        {"query": f"sweep {p.json_span('benchmark labels query', 'json-escaped-brackets')} body",
+         "expected_ids": ["sweep-public"]}) + "\n")
+    p.write(family.tree.memory / "SWEEP_MEMORY.md",
+            f"---\ntitle: Sweep root {p.span('MEMORY/SWEEP_MEMORY.md title')}\n---\nsweep root "
+            f"{p.span('MEMORY/SWEEP_MEMORY.md body')}\n")
+
+
+# --- hot files --------------------------------------------------------------------------------
+
+def _hot_file(p: Planter, label: str) -> str:
+    lines = [f"PREFERENCE: sweep {label} likes tea {p.span(f'{label} hot entry', v)} daily ~explicit"
+             for v in HOT_VARIANTS]
+    lines.append(f"sweep line without a prefix {p.span(f'{label} hot line without a prefix')}")
+    lines.append(f"PREFERENCE: sweep overlong {p.span(f'{label} hot dropped (overlong) entry')} {'x' * 260} ~explicit")
+    lines.append(f"<private>\nRULE: {p.canary(f'{label} hot multi-line span', 'multi-line')} ~explicit\n</private>")
+    return ("---\nname: SWEEP\n---\n\n# Memory\n\n<!-- BEGIN ENTRIES -->\n" + "\n".join(lines)
+            + "\n<!-- END ENTRIES -->\n")
+
+
+def plant_hot(family: Family) -> None:
+    family.planter.write(family.tree.principal, _hot_file(family.planter, "principal"))
+    family.planter.write(family.tree.da, _hot_file(family.planter, "da"))
+
+
+# --- transcript, config, model output ---------------------------------------------------------
+
+def plant_loop(family: Family) -> None:
+    p, rows = family.planter, []
+    for variant in TEXT_VARIANTS:
+        if variant == "unclosed":
+            continue
+        rows.append({"type": "user", "message": {"role": "user", "content":
+                     f"sweep public question {p.span('transcript user message', variant)} tail"}})
+        rows.append({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": f"sweep public answer {p.span('transcript assistant text', variant)} tail"}]}})
+    across = [p.canary("transcript span across messages", f"message {i}") for i in range(3)]
+    rows.append({"type": "user", "message": {"role": "user", "content": f"sweep opens <private> {across[0]}"}})
+    rows.append({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": across[1]}]}})
+    rows.append({"type": "user", "message": {"role": "user", "content": f"{across[2]} </private> sweep closes"}})
+    rows.append({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}})
+    rows.append({"type": "user", "message": {"role": "user", "content":
+                 f"sweep last question {p.span('transcript unclosed opener', 'unclosed')}"}})
+    rows.append({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "done"}]}})
+    p.write(family.transcript, "".join(p.dumps_line(row) + "\n" for row in rows))
+    answers = family.base / "answers"
+    answers.mkdir()
+    first = {"items": [{"type": "idea", "title": "x", "content": "y",
+                        p.span("model output unknown key (rejected answer)"): 1}]}
+    p.write(answers / "answer-1.txt", json.dumps({**first}, ensure_ascii=False))
+    p.write(answers / "answer-2.txt", _model_answer(p))
+    p.write(answers / "stderr-1.txt", f"model warning {p.span('model stderr')}\n")
+    command = _program("canned", str(answers), "sweep" + p.span("reviewer config inference_command argument"))
+    p.write(family.tree.lifeos / "USER" / "CONFIG" / "memory-review.json",
+            json.dumps({"schema_version": 1, "inference_command": command}, ensure_ascii=False))
+    family.env = {}
+
+
+def _model_answer(p: Planter) -> str:
+    variants = tuple(v for v in JSONL_VARIANTS)
+    entries = [f"PREFERENCE: sweep model entry {n} {p.json_span('model memory entry', v)} ~explicit"
+               for n, v in enumerate(variants)]
+    items = [{"type": "memory", "actor": "principal", "op": "set", "entries": entries,
+              "rationale": f"sweep {p.json_span('model memory rationale', 'plain')}"}]
+    for v in variants:
+        items.append({"type": "idea", "title": f"Sweep model idea {p.json_span('model idea title', v)}",
+                      "content": f"sweep {p.json_span('model idea content', v)}"})
+    items.append({"type": "proposal", "target_file": "PROJECTS.md", "target_kind": "projects", "edit": f"- sweep {p.json_span('model proposal edit', 'plain')}",
+                  "confidence": 0.95, "rationale": f"sweep {p.json_span('model proposal rationale', 'json-escaped-brackets')}"})
+    return "\n```json\n" + p.dumps_line({"items": items}) + "\n```\n"
+
+
+# --- remembered items, proposals, hot set stdin -----------------------------------------------
+
+def plant_writes(family: Family) -> None:
+    p = family.planter
+    remember = []
+    for v in CLOSED_VARIANTS + tuple(JSON_VARIANTS):
+        remember.append({"type": "idea", "title": f"Sweep idea {p.json_span('remember idea title', v)}",
+                         "content": f"sweep idea {p.json_span('remember idea content', v)} body"})
+        # Its own item: a span the recogniser misses leaves spaces in the token, which refuses the item.
+        remember.append({"type": "idea", "title": "Sweep idea with a session", "content": "sweep",
+                         "source_session": f"{SESSION}{p.json_span('remember idea source_session', v)}"})
+    remember.append({"type": "knowledge", "entity_type": "person", "name": f"Sweep Person {p.span('remember knowledge name')}",
+                     "content": f"sweep {p.span('remember knowledge content', 'unclosed')}"})
+    remember.append({"type": "memory", "actor": "da", "op": "set", "entries": [
+        f"ROLE: sweep assistant {n} {p.json_span('remember memory entry', v)} ~explicit"
+        for n, v in enumerate(CLOSED_VARIANTS + tuple(JSON_VARIANTS))],
+        "rationale": f"sweep {p.span('remember memory rationale')}"})
+    family.remember = [p.dumps_line(item) for item in remember]
+    family.propose = [p.dumps_line({"type": "proposal", "target_file": "PROJECTS.md", "target_kind": "projects",
+                                    "edit": f"- sweep edit {n} {p.json_span('propose edit', v)}", "confidence": 0.5,
+                                    "rationale": f"sweep {p.json_span('propose rationale', v)}"})
+                      for n, v in enumerate(CLOSED_VARIANTS + tuple(JSON_VARIANTS))]
+    family.hot_set_stdin = "".join(f"PREFERENCE: sweep stdin {p.span('hot set stdin entry', v)} ~explicit\n"
+                                   for v in CLOSED_VARIANTS)
+    family.hot_set_stdin += f"<private>\nRULE: {p.canary('hot set stdin multi-line span', 'multi-line')} ~explicit\n</private>\n"
+
+
+# --- inputs whose errors could quote them -----------------------------------------------------
+
+def plant_errors(family: Family) -> None:
+    p = family.planter
+    row = {"id": "sweep-bad-time", "type": "memory", "title": "Sweep bad time", "updated": "2026-01-02T00:00:00Z",
+           "content": "sweep", "created": p.json_span("KNOWLEDGE/sweep-bad.jsonl created (error message)",
+                                                      "json-escaped-brackets") + "2026-01-01T00:00:00Z"}
+    p.write(family.tree.memory / "KNOWLEDGE" / "sweep-bad.jsonl", p.dumps_line(row) + "\n")
+    config = {"schema_version": 1, p.span("reviewer config unknown key"): 1,
+              "pass_env": [p.span("reviewer config pass_env value")]}
+    p.write(family.tree.lifeos / "USER" / "CONFIG" / "memory-review.json", json.dumps(config, ensure_ascii=False))
+    good = {"type": "user", "message": {"role": "user", "content": "sweep public question"}}
+    broken = '{"type": "user", "message": {"content": "' + p.span("transcript malformed line") + '"'
+    p.write(family.transcript, json.dumps(good) + "\n" + broken + "\n")
+    p.write(family.labels, json.dumps({"query": "sweep", "expected_ids": ["sweep-public"]}) + "\n"
+            + json.dumps({"query": 5, p.span("benchmark labels bad row key"): [p.span("benchmark labels bad row")]}) + "\n")
+    # A manifest makes the auditor's index check load the (broken) corpus and report why.
+    p.write(family.tree.memory / "INDEX" / "index-manifest.json", json.dumps(
+        {"schema": "lifeos-cortex-index/v1", "canonical_sha256": "0" * 64, "index_path": "index.json",
+         "index_sha256": "0" * 64, "indexed_at": f"2026-01-01T00:00:00Z{p.span('index manifest indexed_at')}"}))
+    p.write(family.tree.memory / "INDEX" / "index.json", "{}")
+    family.health_config = p.write(family.base / "health-config.json", json.dumps(
+        {"thresholds": {f"sweep{p.span('health config threshold name')}": 5,
+                        "reviewer_stale_ms": f"7{p.span('health config threshold value')}"}}, ensure_ascii=False))
+
+
+# --- the auditor's own evidence (hand-edited or legacy logs) ------------------------------------
+
+def plant_evidence(family: Family) -> None:
+    p, obs = family.planter, family.tree.obs
+
+    def jsonl(name: str, *rows: dict) -> None:
+        p.write(obs / name, "".join(p.dumps_line(row) + "\n" for row in rows))
+
+    jsonl("reviewer-runs.jsonl",
+          {"ts": "2026-01-02T01:00:00.000Z", "ok": False, "runId": "2026-01-02T00-59-00-000Z",
+           "transcript": f"projects/sweep{p.span('reviewer-runs.jsonl transcript')}.jsonl", "exchanges": 3,
+           "inference_duration_ms": 10, "parse_ok": None,
+           "error": f"inference failed {p.span('reviewer-runs.jsonl error')} then "
+                    f"{p.json_span('reviewer-runs.jsonl error', 'json-escaped-brackets')}"},
+          {"ts": f"2026-01-02T02:00:00.000Z{p.span('reviewer-runs.jsonl ts')}", "ok": True,
+           "runId": f"run{p.json_span('reviewer-runs.jsonl runId', 'json-escaped-letter')}"})
+    jsonl("memory-retrievals.jsonl",
+          {"ts": f"{p.json_span('memory-retrievals.jsonl ts', 'json-escaped-brackets')}2026-01-02T01:00:00.000Z",
+           "query_hash": f"abc{p.span('memory-retrievals.jsonl query_hash')}", "returned_count": 1, "duration_ms": 1})
+    jsonl("memory-writes.jsonl",
+          {"ts": "2026-01-02T01:00:00.000Z", "updated_by": f"sweep{p.span('memory-writes.jsonl updated_by')}",
+           "file": "PRINCIPAL_MEMORY.md", "prior_count": 1, "new_count": 1, "ok": False,
+           "error": f"EWRITE {p.span('memory-writes.jsonl error')}",
+           "evictions": [f"PREFERENCE: {p.span('memory-writes.jsonl eviction')} ~explicit"]})
+    jsonl("pending-proposals.jsonl",
+          {"id": f"prop-sweep{p.span('pending-proposals.jsonl id')}", "ts": "2026-01-02T01:00:00.000Z",
+           "status": "pending", "target": "PROJECTS.md", "summary": f"sweep {p.span('pending-proposals.jsonl summary')}"})
+    jsonl("memory-health.jsonl", {"overall": "warn", "findings": [  # not a report; the newest line is one
+        {"id": f"sweep-finding{p.span('memory-health.jsonl malformed report finding id')}"}]}, _edited_report(family))
+    p.write(obs / "review-state.json", p.dumps_line(
+        {"last_review_at": f"{p.json_span('review-state.json last_review_at', 'json-escaped-brackets')}2026-01-01",
+         "turn_count_since_last_review": f"3{p.span('review-state.json turn count')}", "pending_review": False}))
+
+
+def _edited_report(family: Family) -> dict:
+    """A real report of this tree whose finding ids, messages and hints were hand-edited to hold spans."""
+    from tests.canary_support import run_health_in_process
+
+    printed = run_health_in_process(["--root", str(family.tree.root), "--format", "json", "--no-write"],
+                                    family.tree.env(CORTEX_HEALTH_NOW="2026-01-02T03:00:00.000Z")).stdout
+    report = json.loads(printed)
+    for finding in report["findings"]:
+        finding["id"] = family.planter.span("memory-health.jsonl finding id") + finding["id"]  # first: the status
+        # line shows at most 40 characters of an id
+        finding["message"] += family.planter.span("memory-health.jsonl finding message")
+    return report
+
+
+PLANTERS = {"corpus": plant_corpus, "hot": plant_hot, "loop": plant_loop, "writes": plant_writes,
+            "errors": plant_errors, "evidence": plant_evidence}

@@ -1,0 +1,270 @@
+"""The privacy canary sweep: canaries planted in private spans of every input never reach any output.
+
+Each input family (tests/canary_families.py) gets one tree; every `cortex` command, every
+`cortex-health` format and subcommand then runs over it once (module-scoped), and each
+test looks for the family's canaries in one surface: a command's stdout and stderr, or the
+files written (run directories, prompts, logs, the report path, the Prometheus textfile,
+the GitHub step summary). Snapshots keep the old file byte for byte, so they are left out
+of the file scan, but their content must never be printed. A meta-test derives the
+commands, sub-verbs, flags, subcommands and formats from the code and fails when the
+sweep misses one. Commands run in-process through the CLIs' own entry functions; the
+prompt hooks (`hot render`, `recall`, `review fire`) run as real subprocesses, their
+contract being stdin/stdout of a child process.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+
+import pytest
+
+from cortex.commands import registry
+from tests.canary_families import PLANTERS, SESSION, Family, new_family
+from tests.canary_support import (
+    Output, cortex_flags, cortex_surfaces, health_surfaces, leak_report, run_cortex_in_process,
+    run_health_in_process, run_subprocess, scan_files, written_files,
+)
+from tests.write_support import REPO
+
+NOW = "2026-01-02T03:04:05.678Z"
+# The plain-text hook commands (`hot render`, `recall`, `review fire`): run as real children.
+HOOKS = frozenset(name for name, spec in registry().items() if not spec.enveloped)
+FAMILIES = tuple(PLANTERS)
+
+
+@dataclass
+class Sweep:
+    family: Family
+    cortex: list[Output] = field(default_factory=list)
+    health: list[Output] = field(default_factory=list)
+
+    @property
+    def outputs(self) -> list[Output]:
+        return self.cortex + self.health
+
+
+def _cortex(sweep: Sweep, *argv: str, stdin: str = "") -> Output:
+    env = sweep.family.tree.env(**sweep.family.env)
+    if " ".join(argv[:2]) in HOOKS or argv[0] in HOOKS:  # a hook's contract is a child's stdin/stdout
+        result = run_subprocess([sys.executable, "-m", "cortex"], list(argv), env, stdin, cwd=REPO)
+    else:
+        result = run_cortex_in_process(list(argv), env, stdin)
+    sweep.cortex.append(result)
+    return result
+
+
+def _data(result: Output) -> dict:
+    envelope = json.loads(result.stdout)
+    return envelope["data"] or {}
+
+
+def _sweep_cortex(sweep: Sweep) -> None:
+    family, tree = sweep.family, sweep.family.tree
+    _cortex(sweep, "status")
+    ids = [card["id"] for card in _data(_cortex(sweep, "search", "sweep", "--page-size", "100")).get("items", [])]
+    anchor = ids[0] if ids else "sweep-public"
+    _cortex(sweep, "search", "sweep", "--expand", anchor, "--max-nodes", "100", "--max-tokens", "50000")
+    _cortex(sweep, "timeline", "--anchor", anchor, "--before", "50", "--after", "50")
+    _cortex(sweep, "get", *(ids or ["sweep-public"]))
+    _cortex(sweep, "export", *(ids or ["sweep-public"]))
+    _cortex(sweep, "rebuild", "--from-canonical")
+    _cortex(sweep, "benchmark", "--labels", str(family.labels), "--samples", "1",
+            "--output", str(tree.memory / "BENCHMARKS" / "cortex-benchmark-v1-sweep.json"))
+    _cortex(sweep, "init", "--root", str(tree.root))
+    for label in ("principal", "da"):
+        _cortex(sweep, "hot", "read", label)
+    _cortex(sweep, "hot", "render")
+    _cortex(sweep, "recall", "sweep public tea", "--limit", "5")
+    for item in family.remember:
+        _cortex(sweep, "remember", item, "--adapter", "claude", "--allow-write")
+    proposal_ids = []
+    for item in family.propose:
+        result = _data(_cortex(sweep, "propose", item, "--adapter", "claude", "--allow-write")).get("result") or {}
+        proposal_ids.append(result.get("detail", {}).get("id"))
+    _cortex(sweep, "proposals", "list")
+    _cortex(sweep, "proposals", "approve", proposal_ids[0] or "missing")
+    _cortex(sweep, "proposals", "reject", proposal_ids[1] or "missing")
+    _cortex(sweep, "hot", "set", "principal", "--allow-drastic", stdin=family.hot_set_stdin)
+    _cortex(sweep, "hot", "snapshots")
+    snapshots = _data(_cortex(sweep, "hot", "snapshots", "principal")).get("items", [])
+    oldest = snapshots[-1]["name"] if snapshots else "missing"
+    _cortex(sweep, "hot", "restore", "principal", oldest, "--allow-drastic")
+    _cortex(sweep, "review", "run", "--input", str(family.transcript), "--dry-run")
+    _cortex(sweep, "review", "run", "--input", str(family.transcript))
+    _cortex(sweep, "review", "fire", "--session", SESSION, "--transcript", str(family.transcript))
+
+
+def _sweep_health(sweep: Sweep) -> None:
+    family = sweep.family
+    env = family.tree.env(**family.env, CORTEX_HEALTH_NOW=NOW, GITHUB_STEP_SUMMARY=str(family.base / "summary.md"))
+    report, textfile = family.base / "report.json", family.base / "cortex_health.prom"
+    family.extra_outputs = [report, textfile, family.base / "summary.md"]
+    root = ["--root", str(family.tree.root), *(["--config", str(family.health_config)] if family.health_config else [])]
+
+    def health(*argv: str) -> Output:
+        result = run_health_in_process(list(argv), env)
+        sweep.health.append(result)
+        return result
+
+    health("statusline", "--root", str(family.tree.root))  # before this sweep publishes: the planted log's newest
+    health("history", *root[:2])
+    published = health(*root, "--format", "json", "--report-path", str(report), "--prometheus-textfile", str(textfile))
+    from health.options import build_parser
+    from reports.formats import names
+
+    formats = next(action.choices for action in build_parser(names())._actions if action.dest == "format")
+    for name in formats:
+        health(*root, "--format", name, "--no-write")
+    health(*root, "--format", "text", "-v", "--no-write")
+    health(*root, "--list-checks")
+    health("statusline", "--root", str(family.tree.root))
+    health("statusline", "--root", str(family.tree.root), "--refresh")
+    health("gate", *root, "--timeout", "60")
+    health("history", *root)
+    health("history", *root, "--json")
+    ids = sorted({finding["id"] for finding in json.loads(published.stdout or "{}").get("findings", [])})
+    for finding_id in ids[:3] or ["retrieval-stale"]:
+        health("explain", finding_id)
+
+
+@pytest.fixture(scope="module", params=FAMILIES)
+def sweep(request, tmp_path_factory) -> Sweep:
+    family = new_family(request.param, tmp_path_factory.mktemp(f"canary-{request.param}"))
+    PLANTERS[request.param](family)
+    result = Sweep(family)
+    _sweep_cortex(result)
+    _sweep_health(result)
+    return result
+
+
+def _leaks_in(sweep: Sweep, outputs: list[Output]) -> list:
+    found = []
+    for output in outputs:
+        name = f"{'cortex' if output in sweep.cortex else 'cortex-health'} {' '.join(output.argv)}"[:160]
+        found += [(f"{name} (stdout)", site) for site in sweep.family.planter.leaks(output.stdout)]
+        found += [(f"{name} (stderr)", site) for site in sweep.family.planter.leaks(output.stderr)]
+    return found
+
+
+@pytest.mark.parametrize("surface", sorted(cortex_surfaces()))
+def test_no_canary_on_cortex_stdout_or_stderr(sweep: Sweep, surface: str):
+    outputs = [output for output in sweep.cortex if output.surface == surface]
+    assert outputs, f"the sweep never ran cortex {surface}"
+    found = _leaks_in(sweep, outputs)
+    assert not found, leak_report(found)
+
+
+@pytest.mark.parametrize("surface", sorted(health_surfaces()))
+def test_no_canary_on_cortex_health_stdout_or_stderr(sweep: Sweep, surface: str):
+    outputs = [output for output in sweep.health if output.surface == surface]
+    assert outputs, f"the sweep never ran cortex-health {surface}"
+    found = _leaks_in(sweep, outputs)
+    assert not found, leak_report(found)
+
+
+def test_no_canary_in_the_check_without_a_format_or_list_checks(sweep: Sweep):
+    found = _leaks_in(sweep, [output for output in sweep.health if output.surface == "check"])
+    assert not found, leak_report(found)
+
+
+def test_no_canary_in_any_file_written(sweep: Sweep):
+    family = sweep.family
+    roots = [family.tree.root, family.tree.home, *[path for path in family.extra_outputs if path.exists()]]
+    files = list(written_files(roots, family.planter))
+    assert any("reviewer-runs" in str(path) for path, _text in files), "the sweep wrote no reviewer run"
+    found = scan_files(files, family.planter, family.base)
+    assert not found, leak_report(found)
+
+
+def test_the_report_path_and_textfile_were_written(sweep: Sweep):
+    assert all(path.exists() for path in sweep.family.extra_outputs[:2]), sweep.health[0].stderr
+
+
+def test_snapshots_keep_the_old_file_byte_for_byte_and_are_never_printed(sweep: Sweep):
+    family = sweep.family
+    folder = family.tree.obs / "memory-snapshots"
+    snapshots = {path.name: path.read_bytes() for path in folder.iterdir()} if folder.exists() else {}
+    assert snapshots, "the sweep took no snapshot"
+    planted = family.planter.planted.get(family.tree.principal)
+    if planted is not None:
+        assert planted in snapshots.values(), "no snapshot holds the planted principal file byte for byte"
+    printed = "".join(output.stdout + output.stderr for output in sweep.outputs)
+    for name, data in snapshots.items():
+        body = data.decode("utf-8", "replace").split("<!-- BEGIN ENTRIES -->")[-1].strip()
+        assert not body or body not in printed, f"snapshot {name} was printed"
+
+
+def test_the_sweep_reached_the_planted_inputs(sweep: Sweep):
+    """Guards against a vacuous sweep: public text next to the spans does reach the outputs."""
+    family, printed = sweep.family, "".join(output.stdout for output in sweep.outputs)
+    assert family.planter.sites, "nothing was planted"
+    expected = {"corpus": "sweep public body", "hot": "sweep principal likes tea", "loop": "sweep public question",
+                "writes": "sweep stdin", "errors": "sweep-bad-time", "evidence": "reviewer-latest-failed"}[family.name]
+    prompts = "".join(path.read_text("utf-8", "replace") for path in family.tree.obs.rglob("prompt*.txt"))
+    assert expected in printed or expected in prompts
+    if family.name == "loop":  # the canned model answer was accepted on the retry and its items written
+        rows = [row for row in family.tree.rows("reviewer-runs.jsonl") if row.get("parse_ok")]
+        assert rows and rows[-1]["dispatch_summary"]["succeeded"] > 0, rows
+
+
+# Commands that must succeed in every family but `errors` (whose inputs are broken on purpose):
+# a sweep whose commands fail early would pass without ever showing the planted text.
+MUST_SUCCEED = frozenset(["status", "search", "timeline", "get", "export", "rebuild", "hot read", "hot set",
+                          "hot restore", "propose", "proposals list", "proposals approve", "proposals reject",
+                          "review run"])
+
+
+def test_the_swept_commands_succeeded(sweep: Sweep):
+    if sweep.family.name == "errors":
+        pytest.skip("the errors family's inputs are broken on purpose")
+    failed = [f"{output.surface}: {output.stdout[:300]}" for output in sweep.cortex
+              if output.surface in MUST_SUCCEED and output.code != 0]
+    assert not failed, failed
+
+
+def test_every_command_sub_verb_flag_subcommand_and_format_is_swept(sweep: Sweep):
+    """A new command, sub-verb, flag, subcommand or --format must be added to the sweep."""
+    ran = {output.surface for output in sweep.cortex}
+    assert cortex_surfaces() <= ran, f"not swept: cortex {sorted(cortex_surfaces() - ran)}"
+    registered = registry()
+    flags = {(output.surface if output.surface in registered else output.surface.split()[0], arg)
+             for output in sweep.cortex for arg in output.argv if arg.startswith("--")}
+    assert cortex_flags() <= flags, f"flags not swept: {sorted(cortex_flags() - flags)}"
+    ran_health = {output.surface for output in sweep.health}
+    assert health_surfaces() <= ran_health, f"not swept: cortex-health {sorted(health_surfaces() - ran_health)}"
+
+
+def test_saved_model_text_spells_out_escapes_but_not_escaped_backslashes():
+    from cortex.reviewruns import spelled_out
+
+    assert spelled_out(r'{"a": "\u003cprivate\u003ex\u003c/private\u003e"}') == '{"a": "<private>x</private>"}'
+    assert spelled_out(r'"\\u003c \u0022 \u000a \ud83d\ude00"') == r'"\\u003c \u0022 \u000a \ud83d\ude00"'
+    assert spelled_out("no escapes <b>") == "no escapes <b>"
+
+
+def test_a_config_key_with_a_private_span_is_never_quoted(tmp_path):
+    from cortex.invocation import Invocation
+    from cortex.reviewconfig import ConfigError, load_config
+    from cortex.writecontext import WriteContext
+    from tests.write_support import make_tree
+
+    tree = make_tree(tmp_path, subprocess_init=False)
+    layout = WriteContext.from_invocation(Invocation("review run", {}, [], tree.env())).layout
+    config = tree.lifeos / "USER" / "CONFIG" / "memory-review.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    for text in ('{"schema_version": 1, "x<private>SECRETKEY</private>": 1}',
+                 '{"schema_version": 1, "a": 1, "a<private>SECRETKEY</private>": 2}'):
+        config.write_text(text)
+        with pytest.raises(ConfigError) as raised:
+            load_config(layout, {})
+        assert "SECRETKEY" not in raised.value.message and "<private" not in raised.value.message
+
+
+def test_decoded_json_loses_private_spans_in_keys_and_strings_and_refuses_collisions():
+    from cortex.privatejson import KeyCollision, strip_private_json
+
+    value = {"a<private>k</private>": ["x\u003cprivate>v</private>y", 1, None], "b": {"c": "<private>z</private>"}}
+    assert strip_private_json(value) == {"a": ["xy", 1, None], "b": {"c": ""}}
+    with pytest.raises(KeyCollision):
+        strip_private_json({"a": 1, "a<private>k</private>": 2})

@@ -3,9 +3,9 @@
 Called by every canonical read (corpus: every decoded string of a record), by the hot-memory
 readers (cortex.hotinput), by typed-item persistence and by the reviewer (transcripts are
 stripped as one stream, see PrivateStream). Tags are recognised by cortex.privatetags in
-every spelling that normalises to one. Fail-closed: anything that normalises to a private
-opening tag but is not well-formed (control or format characters inside it, full-width
-letters or brackets, a combining mark, a missing `>`) suppresses the rest of the string.
+every spelling that normalises to one. Fail-closed: anything that normalises to the start
+of a private opening tag but is not well-formed (control or format characters inside it, a
+longer name, a missing `>`) suppresses the rest of the string.
 Nesting is handled by depth counting, orphan closers are removed.
 """
 from __future__ import annotations

@@ -5,7 +5,9 @@ full Unicode case folding, combining marks and invisible characters removed, whi
 kept as a space. So `＜private＞`, `<PRİVATE>`, `<private` + a combining mark, `<pri​vate>`
 (zero-width space) and `<prⅳate>` (roman numeral four) all count.
 
-  * the ASCII shapes the reference's regular expression accepts are well-formed tags;
+  * the ASCII shapes the reference's regular expression accepts are well-formed tags, and so
+    is any other spelling whose folded body has the same shape (`＜private＞`, `<PRİVATE>`),
+    unless a control or format character hides inside it;
   * any other opener-like text (its folded body starts with "private") is malformed: the
     caller suppresses everything from it on (fail closed);
   * any text whose folded body is `/private`, optionally followed by whitespace and
@@ -32,6 +34,7 @@ OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 _W = JS_WS_CLASS
 _ASCII_TAG = re.compile(rf"<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>", re.ASCII | re.IGNORECASE)
 _CLOSER_HEAD = re.compile(r" */ *private(?: |\Z)")
+_FOLDED_OPENER = re.compile(r" *private(?: [^<>]*)?\Z")
 _HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the end
 # Default-ignorable letters that render as nothing (the Hangul fillers); marks and the
 # C* categories are dropped by category.
@@ -75,6 +78,13 @@ def _folded_head(text: str, start: int, stop: int) -> str:
     return "".join(pieces)
 
 
+def _is_folded_opener(body: str) -> bool:
+    """A well-formed opener in another spelling: its fold has the reference's shape, nothing hidden inside."""
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in body if ch not in JS_WS):
+        return False  # a control or format character inside a tag is an evasion: fail closed
+    return _FOLDED_OPENER.match("".join(fold(ch) for ch in body)) is not None
+
+
 class TagScanner:
     """Classifies the tag candidates of one text; remembers the next closing bracket (linear time)."""
 
@@ -107,6 +117,8 @@ class TagScanner:
             return (CLOSE if match.group(1) else OPEN), match.end()
         head = _folded_head(text, start + 1, stop)
         if head.replace(" ", "").startswith("private"):
+            if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
+                return OPEN, stop + 1
             return MALFORMED, start
         if stop < len(text) and _CLOSER_HEAD.match(head) and _OPENING.search(text, start + 1, stop) is None:
             return CLOSE, stop + 1

@@ -180,15 +180,18 @@ def test_a_stream_of_messages_is_stripped_like_their_concatenation(messages):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("a ＜private＞x＜／private＞ b", "a "),
+    ("a ＜private＞x＜／private＞ b", "a  b"),  # a well-formed opener in another spelling opens a span
     ("a ﹤private﹥x b", "a "),
-    ("a <PR\u0130VATE>x</private> b", "a "),
-    ("a <private\u0301>x</private> b", "a "),
+    ("a <PR\u0130VATE>x</private> b", "a  b"),  # a well-formed opener in another spelling opens a span
+    ("a <private\u0301>x</private> b", "a  b"),  # a well-formed opener in another spelling opens a span
     ("a <pr\u2173ate>x b", "a "),
     ("a ≮private>x b", "a "),
     ("a <private>x＜／ＰＲＩＶＡＴＥ＞ b", "a  b"),
     ("a <private>x</pri\u200bvate\u0301> b", "a  b"),
     ("a <private>x</private-> b", "a "),
+    ("a ＜private data-x=1＞x b", "a "),  # opened and never closed
+    ("a ＜private\u200b＞x＜/private＞ b", "a "),  # a format character hidden inside: fail closed
+    ("a ＜privately＞x b", "a "),
     ("a ＜/private＞ b", "a  b"),
     ("a </privately> b", "a </privately> b"),
 ])

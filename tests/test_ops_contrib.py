@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,12 @@ UNITS = ["cortex-health.service", "cortex-health.timer", "cortex-health-failure@
 
 def verify(folder: Path, names: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
     analyze = tool("systemd-analyze", "systemd")
-    runtime = tmp_path / "xdg-runtime"
-    runtime.mkdir(mode=0o700, exist_ok=True)
-    env = dict(clean_env(), XDG_RUNTIME_DIR=str(runtime))
-    return run_command([analyze, "--user", "verify", "--man=no", *[str(folder / n) for n in names]], env=env)
+    # A short runtime folder: systemd refuses socket paths over 108 bytes, which pytest's
+    # numbered (and, under xdist, per-worker) tmp_path can exceed.
+    with tempfile.TemporaryDirectory(prefix="sd", dir="/tmp") as runtime:
+        os.chmod(runtime, 0o700)
+        env = dict(clean_env(), XDG_RUNTIME_DIR=runtime)
+        return run_command([analyze, "--user", "verify", "--man=no", *[str(folder / n) for n in names]], env=env)
 
 
 def test_systemd_units_verify_cleanly(tmp_path):

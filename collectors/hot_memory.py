@@ -1,6 +1,6 @@
 """Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
 
-Called through collectors.registry. Parsing is cortex.hotmemory's (the one shared parser);
+Called through the check list (health.checks). Parsing is cortex.hotmemory's (the one shared parser);
 this module only reads each file safely and keeps counts plus a bounded list of the
 entries the next curation write would silently drop.
 """
@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
-from collectors.registry import Collector
 from collectors.text import clip
 from cortex.hotmemory import check_markers, read_diagnostics
 from cortex.safeio import UnsafeFile, read_bounded
@@ -77,5 +76,3 @@ def collect(layout: Layout) -> HotMemoryEvidence:
     worst = next((f.file.status for f in files if f.file.status is not EvidenceStatus.OK), EvidenceStatus.OK)
     return HotMemoryEvidence(worst, files)
 
-
-COLLECTOR = Collector("hot_memory", 60, collect)

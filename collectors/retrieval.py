@@ -1,6 +1,6 @@
 """Collect stage: retrieval evidence, the last row of O/memory-retrievals.jsonl.
 
-Called through collectors.registry. The whole file is streamed (a malformed line anywhere
+Called through the check list (health.checks). The whole file is streamed (a malformed line anywhere
 counts) but only the last row is kept and checked against the exact row shape.
 """
 from __future__ import annotations
@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
-from collectors.registry import Collector
 from collectors.reviewer_rows import is_count, is_duration
 from collectors.text import brief
 from cortex.timestamps import parse_timestamp_ms
@@ -75,5 +74,3 @@ def collect(layout: Layout) -> RetrievalEvidence:
     latest = retrieval_row(*last[0]) if last[0] else None
     return RetrievalEvidence(scan.status, scan.file, scan.rows, scan.malformed, scan.malformed_total, latest)
 
-
-COLLECTOR = Collector("retrieval", 20, collect)

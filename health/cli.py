@@ -88,8 +88,11 @@ def exit_code(overall: str, fail_on: str | None) -> int:
 
 
 def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None = None,
-        stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """One audit: returns the exit code, having printed the report (or the unknown report)."""
+        stdout: TextIO | None = None, stderr: TextIO | None = None, checks: tuple | None = None) -> int:
+    """One audit: returns the exit code, having printed the report (or the unknown report).
+
+    `checks` replaces the check list (health.checks.CHECKS) for tests of collector isolation.
+    """
     environ = os.environ if environ is None else environ
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -100,7 +103,7 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
     except Exception as error:  # noqa: BLE001 - a broken install still answers with exit 3
         return fail(f"internal error: {type(error).__name__}: {error}", stdout, stderr)
     try:
-        options, output = parse(argv, environ, tty, stdout)
+        options, output = parse(argv, environ, tty, stdout, checks)
     except SystemExit as done:  # --help printed its text
         return int(done.code or 0)
     except UsageError as error:
@@ -111,11 +114,11 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
         from health.explain import list_checks
 
         return list_checks(options, output, environ, stdout, stderr)
-    return check(options, output, environ, stdout, stderr, tty)
+    return check(options, output, environ, stdout, stderr, tty, checks)
 
 
 def check(options: Options, output: Output, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO,
-          tty: bool) -> int:
+          tty: bool, checks: tuple | None = None) -> int:
     from health.run import AuditError, audit, publish
 
     context = dict(output=output, options=options, environ=environ)
@@ -123,7 +126,7 @@ def check(options: Options, output: Output, environ: Mapping[str, str], stdout: 
         from reports.formats import load
 
         formatter = load(output.format)
-        document = publish(audit(options, environ), options)
+        document = publish(audit(options, environ) if checks is None else audit(options, environ, checks), options)
     except AuditError as error:
         return fail(str(error), stdout, stderr, error.root, **context)
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - never a traceback

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from health.catalogue import Check, Match, checks, known_ids, lookup
+from health.catalogue import Check, Match
+from health.catalogue.find import checks, known_ids, lookup
 from reports.units import human_value
 from thresholds.defaults import BY_NAME
 from thresholds.sources import EffectiveThresholds, resolve

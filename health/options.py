@@ -115,13 +115,13 @@ def flag_from_env(environ: Mapping[str, str], name: str) -> bool:
     raise UsageError(f"{name} must be one of 1/true/yes/on or 0/false/no/off, got {environ[name]!r}")
 
 
-def selection(only: list[list[str]], skip: list[list[str]]) -> tuple[str, ...] | None:
+def selection(only: list[list[str]], skip: list[list[str]], checks: tuple | None = None) -> tuple[str, ...] | None:
     """The collectors to run (None: all). Unknown names and an empty selection are usage errors."""
     if not only and not skip:
         return None
-    from collectors.registry import names
+    from health.checks import names
 
-    known = names()
+    known = names() if checks is None else names(checks)
     wanted = [name for group in only for name in group] or list(known)
     left_out = [name for group in skip for name in group]
     unknown = sorted(set(wanted + left_out) - set(known))
@@ -133,7 +133,7 @@ def selection(only: list[list[str]], skip: list[list[str]]) -> tuple[str, ...] |
     return chosen
 
 
-def options_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Options:
+def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: tuple | None = None) -> Options:
     env_no_write = flag_from_env(environ, "CORTEX_HEALTH_NO_WRITE")  # validated even when --no-write is given
     textfile = args.prometheus_textfile
     if textfile is None:
@@ -144,7 +144,7 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Option
     return Options(
         root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),
         no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=args.index_manifest,
-        selected=selection(args.only, args.skip), prometheus_textfile=textfile,
+        selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile,
     )
 
 
@@ -155,7 +155,7 @@ def default_format(environ: Mapping[str, str], tty: bool) -> str:
 
 
 def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
-          out: TextIO | None = None) -> tuple[Options, Output]:
+          out: TextIO | None = None, checks: tuple | None = None) -> tuple[Options, Output]:
     from reports.formats import names
 
     args = build_parser(names(), out).parse_args(list(argv))
@@ -164,4 +164,4 @@ def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
     chosen = "json" if args.json else args.format or default_format(environ, tty)
     output = Output(chosen, verbose=args.verbose, quiet=args.quiet, fail_on=args.fail_on, list_checks=args.list_checks,
                     format_given=bool(args.json or args.format))
-    return options_from(args, environ), output
+    return options_from(args, environ, checks), output

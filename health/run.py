@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from collectors.layout import Layout, resolve_root
-from collectors.registry import collect_all
+from collectors.runner import collect_all
 from health.clock import Clock, resolve_clock
+from health.checks import CHECKS, CheckRow, collectors, rules
 from health.evaluate import evaluate
 from health.findings import critical, warn
 from health.model import Assessment, Finding
@@ -61,7 +62,8 @@ class Audit:
                             clock=self.clock, root=self.layout.root, duration_ms=self.duration_ms)
 
 
-def audit(options: Options, environ: Mapping[str, str]) -> Audit:
+def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] = CHECKS) -> Audit:
+    """Collect and judge what `checks` (the one check list, unless a test passes its own) names."""
     started = time.monotonic()
     clock = resolve_clock(options.now, environ)
     thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
@@ -69,8 +71,9 @@ def audit(options: Options, environ: Mapping[str, str]) -> Audit:
     layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
     if not os.path.isdir(layout.root):
         raise AuditError(f"root {layout.root} is not a directory", layout.root)
-    evidence = collect_all(layout, None if options.selected is None else frozenset(options.selected))
-    assessment = evaluate(evidence, thresholds, clock)
+    selected = None if options.selected is None else frozenset(options.selected)
+    evidence = collect_all(layout, collectors(checks), selected)
+    assessment = evaluate(evidence, thresholds, clock, rules(checks))
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)
 
 

@@ -43,7 +43,7 @@ def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, s
 
 def check_rows(document: Mapping[str, Any]) -> list[tuple[str, str, int]]:
     """(id, collector, severity number) for every id of the run, ok ones included."""
-    from health.catalogue import lookup
+    from health.catalogue.find import lookup
 
     rows = [(item["id"], SEVERITY.get(item["severity"], 3)) for item in document.get("findings") or ()]
     rows += [(finding_id, 0) for finding_id in document.get("ok_summary") or ()]

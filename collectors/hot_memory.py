@@ -13,7 +13,7 @@ from collectors.layout import Layout
 from collectors.text import clip
 from cortex.hotmemory import check_markers, read_diagnostics
 from cortex.safeio import UnsafeFile, read_bounded
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 
 MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10

@@ -16,7 +16,7 @@ from collectors.layout import Layout
 from collectors.text import brief
 from cortex.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus
+from collectors.evidence import EvidenceStatus
 from cortex.strictjson import parse_object
 
 MANIFEST_SCHEMA = "lifeos-cortex-index/v1"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 
 SUFFIXES = (".jsonl", ".log")
 MAX_NAMED = 10

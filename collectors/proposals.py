@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
-from health.model import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 
 LOG_NAME = "pending-proposals.jsonl"
 

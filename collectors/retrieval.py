@@ -12,7 +12,7 @@ from collectors.layout import Layout
 from collectors.reviewer_rows import is_count, is_duration
 from collectors.text import brief
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 
 LOG_NAME = "memory-retrievals.jsonl"
 REQUIRED = frozenset(["ts", "query_hash", "returned_count", "duration_ms"])

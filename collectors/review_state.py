@@ -12,7 +12,7 @@ from collectors.layout import Layout
 from collectors.text import brief
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 from cortex.strictjson import parse_object
 
 FILE_NAME = "review-state.json"

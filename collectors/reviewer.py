@@ -16,7 +16,7 @@ from collectors.layout import Layout
 from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_failure, run_id_ms
 from collectors.text import brief
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 
 HISTORY = 5
 LOG_NAME = "reviewer-runs.jsonl"

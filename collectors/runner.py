@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from collectors.layout import Layout
-from health.model import CollectorFailure, CollectorSkipped
+from collectors.evidence import CollectorFailure, CollectorSkipped
 
 
 @dataclass(frozen=True)

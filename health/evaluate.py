@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from health.clock import Clock
+from thresholds.clock import Clock
 from health.findings import critical
 from health.model import Assessment, CollectorFailure, CollectorSkipped, Finding
 from health.rules import Context, Rule

@@ -72,7 +72,7 @@ def run_child(argv: list[str], environ: Mapping[str, str], seconds: float) -> tu
 def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:
     """Publish (as the check would) a report whose one finding is the missed deadline."""
     from collectors.layout import Layout, resolve_root
-    from health.clock import resolve_clock
+    from thresholds.clock import resolve_clock
     from health.findings import warn
     from health.model import Assessment
     from health.run import Audit, publish

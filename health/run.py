@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any
 
 from collectors.layout import Layout, resolve_root
 from collectors.runner import collect_all
-from health.clock import Clock, resolve_clock
+from thresholds.clock import Clock, resolve_clock
 from health.checks import CHECKS, CheckRow, collectors, rules
 from health.evaluate import evaluate
 from health.findings import critical, warn
@@ -44,9 +44,9 @@ class Options:
     prometheus_textfile: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Audit:
-    """Everything one run measured and decided; `document()` renders the current state."""
+    """Everything one run measured and decided; `document()` renders it (publication adds `extra`)."""
 
     layout: Layout
     clock: Clock
@@ -54,7 +54,7 @@ class Audit:
     evidence: Mapping[str, Any]
     assessment: Assessment
     duration_ms: float  # collect + evaluate, fixed so every rendering of this run is identical
-    extra: list[Finding] = field(default_factory=list)
+    extra: tuple[Finding, ...] = ()  # publication problems, added by publish() as a new Audit
 
     def document(self) -> dict[str, Any]:
         assessment = Assessment(self.assessment.findings + tuple(self.extra))
@@ -90,28 +90,35 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
         path = options.report_path
         refused, failed = write_copy(run, path, lambda document: report_json(document) + "\n")
         if refused:
-            run.extra.append(critical("report-path-refused", f"Report not written: {refused}; nothing was overwritten.",
-                                      path=path, reason=refused))
+            run = with_finding(run, critical("report-path-refused",
+                                             f"Report not written: {refused}; nothing was overwritten.",
+                                             path=path, reason=refused))
         elif failed:
-            run.extra.append(critical("report-write-failed", f"Report not written: {failed}.", path=path, reason=failed))
+            run = with_finding(run, critical("report-write-failed", f"Report not written: {failed}.", path=path,
+                                             reason=failed))
     if options.prometheus_textfile is not None:
         path = options.prometheus_textfile
         refused, failed = write_copy(run, path, prometheus_text)
         if refused:
-            run.extra.append(critical("prometheus-textfile-refused",
-                                      f"Prometheus textfile not written: {refused}; nothing was overwritten.",
-                                      path=path, reason=refused))
+            run = with_finding(run, critical("prometheus-textfile-refused",
+                                             f"Prometheus textfile not written: {refused}; nothing was overwritten.",
+                                             path=path, reason=refused))
         elif failed:
-            run.extra.append(critical("prometheus-textfile-write-failed",
-                                      f"Prometheus textfile not written: {failed}.", path=path, reason=failed))
+            run = with_finding(run, critical("prometheus-textfile-write-failed",
+                                             f"Prometheus textfile not written: {failed}.", path=path, reason=failed))
     document = run.document()
     if not options.no_write:
         failure = append_line(run.layout, report_json(document))
         if failure:
-            run.extra.append(warn("health-log-append-failed", f"Report not appended to the health log: {failure}.",
-                                  path=run.layout.health_log, reason=failure))
+            run = with_finding(run, warn("health-log-append-failed",
+                                         f"Report not appended to the health log: {failure}.",
+                                         path=run.layout.health_log, reason=failure))
             document = run.document()
     return document
+
+
+def with_finding(run: Audit, finding: Finding) -> Audit:
+    return replace(run, extra=run.extra + (finding,))
 
 
 def prometheus_text(document: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from collectors.layout import Layout
 from collectors.runner import Collector, collect_all
 from health import checks
-from health.clock import resolve_clock
+from thresholds.clock import resolve_clock
 from health.cli import run
 from health.evaluate import evaluate
 from health.model import Assessment, CollectorFailure, Finding, Overall, Severity
@@ -25,7 +25,7 @@ import sys, json
 from collectors.layout import Layout
 from collectors.runner import collect_all
 from health.checks import collectors, rules
-from health.clock import resolve_clock
+from thresholds.clock import resolve_clock
 from health.evaluate import evaluate
 from reports.document import build_report
 from thresholds.sources import resolve

@@ -6,7 +6,7 @@ import math
 
 from hypothesis import given, strategies as st
 
-from health.clock import resolve_clock
+from thresholds.clock import resolve_clock
 from tests.health_support import NOW_MS, clean_env, copy_demo, run_cli
 from thresholds.defaults import THRESHOLDS
 from thresholds.sources import Source, number_from, resolve

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from health.clock import Clock
+from thresholds.clock import Clock
 from health.model import Finding
 from thresholds.sources import EffectiveThresholds
 

@@ -98,9 +98,9 @@ def create_file(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
     reached("dir-synced")
 
 
-def append_line(path: str, line: bytes) -> None:
-    """Append one complete line (the newline is added here) to a regular, non-symlink file."""
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW, FILE_MODE)
+def append_line(path: str, line: bytes, *, mode: int = FILE_MODE) -> None:
+    """Append one complete line (the newline is added here) to a regular, non-symlink file (created with `mode`)."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW, mode)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
-
-LOG_NAME = "pending-proposals.jsonl"
+from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from collectors.reviewer_rows import is_count, is_duration
 from collectors.text import brief
 from cortex.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from cortex.layout import RETRIEVALS_LOG as LOG_NAME
 
-LOG_NAME = "memory-retrievals.jsonl"
 REQUIRED = frozenset(["ts", "query_hash", "returned_count", "duration_ms"])
 OPTIONAL = frozenset(["top_score"])
 

@@ -14,8 +14,8 @@ from cortex.safeio import UnsafeFile, read_bounded
 from cortex.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 from cortex.strictjson import parse_object
+from cortex.layout import REVIEW_STATE_FILE as FILE_NAME
 
-FILE_NAME = "review-state.json"
 MAX_STATE_BYTES = 1 << 20
 
 

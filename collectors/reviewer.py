@@ -17,10 +17,9 @@ from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_fai
 from collectors.text import brief
 from cortex.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
 
 HISTORY = 5
-LOG_NAME = "reviewer-runs.jsonl"
-RUNS_DIR_NAME = "reviewer-runs"
 
 
 @dataclass(frozen=True)

@@ -96,8 +96,9 @@ def ids_of(check: Check) -> list[tuple[str, str, str | None]]:
 
 
 def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO) -> int:
-    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
-    listed = rows(options.selected, thresholds)
+    from health.inputs import resolve_inputs
+
+    listed = rows(options.selected, resolve_inputs(options, environ).thresholds)
     if output.format_given and output.format == "json":
         stdout.write(json.dumps(listed, separators=(",", ":")) + "\n")
         return 0

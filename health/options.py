@@ -1,8 +1,9 @@
 """CLI stage: the check's command line → Options (what to audit) and Output (how to show it).
 
 Called by health.cli for `cortex-health [flags]` and by health.gate, which accepts the same
-check flags. Flags fall back to environment variables (CLI > env > default). Every problem
-is a UsageError; argparse never prints or exits on its own.
+check flags. Every flag falls back to its environment variable here, in one place
+(CLI > env > default); health.inputs then turns Options into the frozen layout, clock and
+thresholds. Every problem is a UsageError; argparse never prints or exits on its own.
 """
 from __future__ import annotations
 
@@ -141,9 +142,10 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: t
     if textfile is not None and not textfile.endswith(".prom"):
         raise UsageError(f"--prometheus-textfile must end in .prom (node_exporter reads only *.prom), got {textfile!r}")
     report_path = args.report_path if args.report_path is not None else environ.get("CORTEX_HEALTH_REPORT_PATH") or None
+    manifest = args.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None
     return Options(
         root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),
-        no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=args.index_manifest,
+        no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=manifest,
         selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile,
     )
 

@@ -12,15 +12,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from collectors.layout import Layout, resolve_root
+from collectors.layout import Layout
 from collectors.runner import collect_all
-from thresholds.clock import Clock, resolve_clock
+from thresholds.clock import Clock
 from health.checks import CHECKS, CheckRow, collectors, rules
 from health.evaluate import evaluate
 from health.findings import critical, warn
+from health.inputs import resolve_inputs
 from health.model import Assessment, Finding
 from reports.document import build_report
-from thresholds.sources import EffectiveThresholds, resolve
+from thresholds.sources import EffectiveThresholds
 
 
 class AuditError(Exception):
@@ -65,10 +66,8 @@ class Audit:
 def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] = CHECKS) -> Audit:
     """Collect and judge what `checks` (the one check list, unless a test passes its own) names."""
     started = time.monotonic()
-    clock = resolve_clock(options.now, environ)
-    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
-    root = resolve_root(options.root, environ)
-    layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
+    inputs = resolve_inputs(options, environ)
+    layout, clock, thresholds = inputs.layout, inputs.clock, inputs.thresholds
     if not os.path.isdir(layout.root):
         raise AuditError(f"root {layout.root} is not a directory", layout.root)
     selected = None if options.selected is None else frozenset(options.selected)

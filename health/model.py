@@ -36,6 +36,14 @@ class Overall(str, enum.Enum):
     CRITICAL = "critical"
     UNKNOWN = "unknown"  # the auditor itself could not run (usage or internal error)
 
+    @property
+    def rank(self) -> int:
+        """0 ok, 1 warn, 2 critical, 3 unknown: the one order every format uses (and Prometheus' value)."""
+        return _OVERALL_RANK[self]
+
+
+_OVERALL_RANK = {Overall.OK: 0, Overall.WARN: 1, Overall.CRITICAL: 2, Overall.UNKNOWN: 3}
+
 
 @dataclass(frozen=True)
 class Finding:

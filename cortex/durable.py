@@ -1,4 +1,4 @@
-"""Write path: crash-safe file primitives (atomic replace, create-once, line append); used by all writers.
+"""Write path: crash-safe file primitives (atomic replace, create-once, line append); used by all writers and the auditor.
 
 - replace_file: unique O_EXCL temp in the same folder → write → fsync → rename over the
   target → fsync the folder. A crash at any point leaves the old or the new bytes.

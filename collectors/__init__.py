@@ -1,4 +1,4 @@
-"""Collect stage: one module per evidence source, found by `collectors.registry`.
+"""Collect stage: one module per evidence source, each named by one row of the check list (health.checks).
 
 Collectors only measure. They return frozen evidence (what was read, from where, and in
 which state) and never decide a severity. Stdlib only.

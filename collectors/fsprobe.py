@@ -11,7 +11,7 @@ import os
 import stat
 
 from cortex.safepaths import is_within
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 
 
 def describe_os_error(error: OSError) -> str:

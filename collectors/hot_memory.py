@@ -1,6 +1,6 @@
 """Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
 
-Called through collectors.registry. Parsing is cortex.hotmemory's (the one shared parser);
+Called through the check list (health.checks). Parsing is cortex.hotmemory's (the one shared parser);
 this module only reads each file safely and keeps counts plus a bounded list of the
 entries the next curation write would silently drop.
 """
@@ -10,12 +10,11 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
-from collectors.registry import Collector
 from collectors.text import clip
 from cortex.hotinput import hot_text
 from cortex.hotmemory import check_markers, read_diagnostics
 from cortex.safeio import UnsafeFile, read_bounded
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 
 MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
@@ -78,5 +77,3 @@ def collect(layout: Layout) -> HotMemoryEvidence:
     worst = next((f.file.status for f in files if f.file.status is not EvidenceStatus.OK), EvidenceStatus.OK)
     return HotMemoryEvidence(worst, files)
 
-
-COLLECTOR = Collector("hot_memory", 60, collect)

@@ -1,6 +1,6 @@
 """Collect stage: index evidence, the adopted-index manifest or the no-index policy marker.
 
-Called through collectors.registry. A manifest, when present, supersedes the marker and is
+Called through the check list (health.checks). A manifest, when present, supersedes the marker and is
 verified byte for byte: the canonical corpus digest of M and the index file's SHA-256 are
 recomputed. The marker alone is the healthy no-index-v1 state, proven without hashing.
 """
@@ -13,11 +13,10 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
-from collectors.registry import Collector
 from collectors.text import brief
 from cortex.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus
+from collectors.evidence import EvidenceStatus
 from cortex.strictjson import parse_object
 
 MANIFEST_SCHEMA = "lifeos-cortex-index/v1"
@@ -153,5 +152,3 @@ def collect(layout: Layout) -> IndexEvidence:
         return read_policy(layout)
     return IndexEvidence(EvidenceStatus.MISSING, ABSENT, layout.manifest, layout.policy)
 
-
-COLLECTOR = Collector("index", 50, collect)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cortex.safeio import UnsafeFile, iter_lines
 from collectors.fsprobe import describe_os_error, probe_file
-from health.model import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from cortex.strictjson import parse_object
 
 MAX_LINE_BYTES = 1 << 20

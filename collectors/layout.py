@@ -1,6 +1,8 @@
-"""Collect stage: where the audited tree keeps its evidence. Built by the CLI, read by collectors.
+"""Collect stage: where the audited tree keeps its evidence. Built by health.run, read by collectors.
 
-ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY.
+ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY. Every name
+comes from cortex.layout, the contract the writers follow; this adds only the auditor's
+choices (an explicit --index-manifest, absolute paths from ROOT).
 """
 from __future__ import annotations
 
@@ -8,13 +10,12 @@ import os
 from dataclasses import dataclass
 
 from collectors.paths import HEALTH_LOG_NAME, memory_dir, observability_dir, resolve_root
+from cortex import layout as contract
 
 __all__ = ["HEALTH_LOG_NAME", "HOT_FILES", "Layout", "resolve_root"]
 
-HOT_FILES = (
-    ("principal", ("LIFEOS", "USER", "PRINCIPAL", "PRINCIPAL_MEMORY.md")),
-    ("da", ("LIFEOS", "USER", "DIGITAL_ASSISTANT", "DA_MEMORY.md")),
-)
+# (label, path relative to ROOT), in report order: the core's hot files under ROOT/LIFEOS
+HOT_FILES = tuple((label, (contract.LIFEOS, *parts)) for label, parts in contract.HOT_FILES.items())
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,9 @@ class Layout:
             root=root,
             memory=memory,
             observability=observability_dir(root),
-            policy=os.path.join(root, "LIFEOS", "CORTEX_INDEX_POLICY.json"),
-            manifest=os.path.abspath(manifest) if manifest else os.path.join(memory, "INDEX", "index-manifest.json"),
+            policy=os.path.join(root, contract.LIFEOS, contract.INDEX_POLICY_FILE),
+            manifest=os.path.abspath(manifest) if manifest else os.path.join(memory, contract.INDEX,
+                                                                               contract.INDEX_MANIFEST_FILE),
             hot_files=tuple((label, os.path.join(root, *parts)) for label, parts in HOT_FILES),
         )
 

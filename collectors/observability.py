@@ -1,6 +1,6 @@
 """Collect stage: observability volume, every *.jsonl and *.log under O (recursively).
 
-Called through collectors.registry. Measures bytes, file count and oldest/newest mtime
+Called through the check list (health.checks). Measures bytes, file count and oldest/newest mtime
 from lstat alone (no content is read). Symlinks are never followed; a symlinked or
 non-regular log and an unreadable folder are counted and named, never silently skipped.
 """
@@ -12,8 +12,7 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
-from collectors.registry import Collector
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 
 SUFFIXES = (".jsonl", ".log")
 MAX_NAMED = 10
@@ -103,5 +102,3 @@ def collect(layout: Layout) -> ObservabilityEvidence:
         tuple(tally.refused), tally.refused_total, tuple(tally.unreadable), tally.unreadable_total,
     )
 
-
-COLLECTOR = Collector("observability", 40, collect)

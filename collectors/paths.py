@@ -1,16 +1,16 @@
 """Collect stage (and the status line): where a LifeOS ROOT keeps things, as plain paths.
 
 Used by collectors.layout (the full Layout) and by health.statusline, which must stay
-cheap to import: this module needs nothing but `os` (no dataclasses, no typing imports).
-ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY.
+cheap to import: this module and cortex.layout, whose names it reuses, need nothing but
+`os`. ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY.
 """
 from __future__ import annotations
 
 import os
 
-MEMORY_PARTS = ("LIFEOS", "MEMORY")
-OBSERVABILITY_NAME = "OBSERVABILITY"
-HEALTH_LOG_NAME = "memory-health.jsonl"
+from cortex.layout import HEALTH_LOG, MEMORY_PARTS, OBSERVABILITY
+
+HEALTH_LOG_NAME = HEALTH_LOG
 
 
 def resolve_root(cli_root, environ) -> str:
@@ -29,9 +29,9 @@ def memory_dir(root: str) -> str:
 
 def observability_dir(root: str) -> str:
     """O for an absolute ROOT."""
-    return os.path.join(memory_dir(root), OBSERVABILITY_NAME)
+    return os.path.join(memory_dir(root), OBSERVABILITY)
 
 
 def health_log_path(root: str) -> str:
     """O/memory-health.jsonl for ROOT (made absolute, ~ expanded)."""
-    return os.path.join(observability_dir(os.path.abspath(os.path.expanduser(root))), HEALTH_LOG_NAME)
+    return os.path.join(observability_dir(os.path.abspath(os.path.expanduser(root))), HEALTH_LOG)

@@ -1,6 +1,6 @@
 """Collect stage: proposal evidence, the pending rows of O/pending-proposals.jsonl.
 
-Called through collectors.registry. Pending means `status` is exactly the string "pending".
+Called through the check list (health.checks). Pending means `status` is exactly the string "pending".
 """
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ from dataclasses import dataclass
 
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
-from collectors.registry import Collector
-from health.model import EvidenceStatus, FileState, MalformedLine
-
-LOG_NAME = "pending-proposals.jsonl"
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
 
 
 @dataclass(frozen=True)
@@ -34,5 +32,3 @@ def collect(layout: Layout) -> ProposalEvidence:
     scan = scan_jsonl(layout.evidence(LOG_NAME), visit, anchor=layout.memory)
     return ProposalEvidence(scan.status, scan.file, scan.rows, pending[0], scan.malformed, scan.malformed_total)
 
-
-COLLECTOR = Collector("proposals", 30, collect)

@@ -1,7 +1,8 @@
 """Collect stage: retrieval evidence, the last row of O/memory-retrievals.jsonl.
 
-Called through collectors.registry. The whole file is streamed (a malformed line anywhere
-counts) but only the last row is kept and checked against the exact row shape.
+Called through the check list (health.checks). The whole file is streamed (a malformed line anywhere
+counts) but only the last row is kept and checked against the row model the hook writes with
+(cortex.evidencerows).
 """
 from __future__ import annotations
 
@@ -9,15 +10,12 @@ from dataclasses import dataclass
 
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
-from collectors.registry import Collector
-from collectors.reviewer_rows import is_count, is_duration
 from collectors.text import brief
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
+from cortex.layout import RETRIEVALS_LOG as LOG_NAME
 
-LOG_NAME = "memory-retrievals.jsonl"
-REQUIRED = frozenset(["ts", "query_hash", "returned_count", "duration_ms"])
-OPTIONAL = frozenset(["top_score"])
 
 
 @dataclass(frozen=True)
@@ -42,23 +40,6 @@ class RetrievalEvidence:
     latest: RetrievalRow | None
 
 
-def row_problem(row: dict) -> str | None:
-    keys = set(row)
-    if not REQUIRED <= keys or not keys <= REQUIRED | OPTIONAL:
-        return f"keys must be {sorted(REQUIRED)} plus optional top_score"
-    if parse_timestamp_ms(row["ts"]) is None:
-        return "ts is not a valid timestamp"
-    if not isinstance(row["query_hash"], str) or not row["query_hash"]:
-        return "query_hash must be a non-empty string"
-    if not is_count(row["returned_count"]):
-        return "returned_count must be an integer >= 0"
-    if not is_duration(row["duration_ms"]):
-        return "duration_ms must be a finite number >= 0"
-    if "top_score" in row and not is_duration(row["top_score"]):
-        return "top_score must be a finite number >= 0"
-    return None
-
-
 def retrieval_row(line: int, row: dict) -> RetrievalRow:
     return RetrievalRow(line, brief(row.get("ts")), parse_timestamp_ms(row.get("ts")), brief(row.get("query_hash")),
                         brief(row.get("returned_count")), brief(row.get("duration_ms")), brief(row.get("top_score")),
@@ -75,5 +56,3 @@ def collect(layout: Layout) -> RetrievalEvidence:
     latest = retrieval_row(*last[0]) if last[0] else None
     return RetrievalEvidence(scan.status, scan.file, scan.rows, scan.malformed, scan.malformed_total, latest)
 
-
-COLLECTOR = Collector("retrieval", 20, collect)

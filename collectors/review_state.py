@@ -1,6 +1,6 @@
 """Collect stage: reviewer cadence state, O/review-state.json.
 
-Called through collectors.registry. Reads the file with a size bound, keeps the scalar
+Called through the check list (health.checks). Reads the file with a size bound, keeps the scalar
 fields the evaluator needs and says precisely why the file is unusable when it is.
 """
 from __future__ import annotations
@@ -9,14 +9,13 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
-from collectors.registry import Collector
 from collectors.text import brief
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 from cortex.strictjson import parse_object
+from cortex.layout import REVIEW_STATE_FILE as FILE_NAME
 
-FILE_NAME = "review-state.json"
 MAX_STATE_BYTES = 1 << 20
 
 
@@ -54,5 +53,3 @@ def collect(layout: Layout) -> ReviewStateEvidence:
         brief(parsed.get("turn_count_since_last_review")), brief(parsed.get("pending_review")),
     )
 
-
-COLLECTOR = Collector("review_state", 70, collect)

@@ -1,6 +1,6 @@
 """Collect stage: reviewer evidence (O/reviewer-runs.jsonl and O/reviewer-runs/<runId>/).
 
-Called through collectors.registry. Streams the log once, keeping only the latest row and
+Called through the check list (health.checks). Streams the log once, keeping only the latest row and
 a summary of the last HISTORY terminal rows, and finds the newest run directory.
 """
 from __future__ import annotations
@@ -13,15 +13,13 @@ from dataclasses import dataclass
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
-from collectors.registry import Collector
 from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_failure, run_id_ms
 from collectors.text import brief
 from cortex.timestamps import parse_timestamp_ms
-from health.model import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
 
 HISTORY = 5
-LOG_NAME = "reviewer-runs.jsonl"
-RUNS_DIR_NAME = "reviewer-runs"
 
 
 @dataclass(frozen=True)
@@ -127,5 +125,3 @@ def collect(layout: Layout) -> ReviewerEvidence:
     return ReviewerEvidence(scan.status, scan.file, scan.rows, scan.malformed, scan.malformed_total, latest,
                             tuple(history), runs)
 
-
-COLLECTOR = Collector("reviewer", 10, collect)

@@ -6,9 +6,9 @@ alone decides what that costs. Integers are JSON integers (booleans are not numb
 from __future__ import annotations
 
 import enum
-import math
 import re
 
+from cortex.evidencerows import is_count, is_duration
 from cortex.timestamps import parse_timestamp_ms
 
 SUCCESS_KEYS = frozenset(
@@ -42,14 +42,6 @@ def run_id_ms(run_id: object) -> int | None:
         return None
     day, hour, minute, second, millis = match.groups()
     return parse_timestamp_ms(f"{day}T{hour}:{minute}:{second}.{millis}Z")
-
-
-def is_count(value: object) -> bool:
-    return type(value) is int and value >= 0
-
-
-def is_duration(value: object) -> bool:
-    return type(value) in (int, float) and math.isfinite(value) and value >= 0
 
 
 def _common_problem(row: dict) -> str | None:

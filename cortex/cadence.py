@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from cortex.reviewstate import read_session, read_state, state_lock, write_session, write_state
 from cortex.timestamps import parse_timestamp_ms
 from cortex.writecontext import WriteContext
-
-FIRES_LOG = "reviewer-fires.jsonl"
+from cortex.layout import REVIEWER_FIRES_LOG as FIRES_LOG
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Write path: crash-safe file primitives (atomic replace, create-once, line append); used by all writers.
+"""Write path: crash-safe file primitives (atomic replace, create-once, line append); used by all writers and the auditor.
 
 - replace_file: unique O_EXCL temp in the same folder → write → fsync → rename over the
   target → fsync the folder. A crash at any point leaves the old or the new bytes.
@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+from collections.abc import Callable
 
 from cortex.checkpoints import reached
 from cortex.safepaths import FILE_MODE
@@ -66,8 +67,13 @@ def _discard(path: str) -> None:
         pass
 
 
-def replace_file(path: str, data: bytes, *, mode: int | None = None) -> None:
-    """Atomically make `path` hold exactly `data` (keeping an existing file's permissions)."""
+def replace_file(path: str, data: bytes, *, mode: int | None = None,
+                 before_rename: Callable[[], None] | None = None) -> None:
+    """Atomically make `path` hold exactly `data` (keeping an existing file's permissions).
+
+    `before_rename` runs after the data is synced and just before the rename; if it raises,
+    the temporary file is removed and `path` is left as it was.
+    """
     if mode is None:
         try:
             mode = stat.S_IMODE(os.lstat(path).st_mode)
@@ -76,6 +82,8 @@ def replace_file(path: str, data: bytes, *, mode: int | None = None) -> None:
     sweep_dead_temps(os.path.dirname(path))
     temp = _synced_temp(path, data, mode)
     try:
+        if before_rename is not None:
+            before_rename()
         os.replace(temp, path)
     except BaseException:
         _discard(temp)
@@ -98,9 +106,9 @@ def create_file(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
     reached("dir-synced")
 
 
-def append_line(path: str, line: bytes) -> None:
-    """Append one complete line (the newline is added here) to a regular, non-symlink file."""
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW, FILE_MODE)
+def append_line(path: str, line: bytes, *, mode: int = FILE_MODE) -> None:
+    """Append one complete line (the newline is added here) to a regular, non-symlink file (created with `mode`)."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW, mode)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

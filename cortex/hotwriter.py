@@ -20,7 +20,7 @@ from cortex.errors import CortexError, IntegrityError, NotFound
 from cortex.hotguards import cap_refusal, suspect_refusal
 from cortex.hotinput import hot_text
 from cortex.hotmemory import ParsedMemoryFile, parse_memory_content, serialize_memory_content, validate_entries
-from cortex.layout import HOT_FILES, HOT_LABELS
+from cortex.layout import HOT_FILES, HOT_LABELS, WRITES_LOG
 from cortex.refusals import Refusal
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.safepaths import check_regular_or_absent, user_dir
@@ -30,7 +30,6 @@ from cortex.writerows import MemoryWriteRow
 
 MAX_HOT_FILE_BYTES = 1 << 20
 MAX_LOGGED_ENTRY_CHARS = 512
-WRITES_LOG = "memory-writes.jsonl"
 
 
 @dataclass(frozen=True)

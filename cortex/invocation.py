@@ -11,10 +11,11 @@ from typing import Callable, Mapping, TextIO
 
 from cortex.errors import InvalidInput
 from cortex.timestamps import now_ms, parse_timestamp_ms
+from cortex.layout import MEMORY_PARTS
 
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
 COMMON_OPTIONS = frozenset({"--memory-root", "--adapter"})
-DEFAULT_MEMORY_ROOT = os.path.join("~", ".claude", "LIFEOS", "MEMORY")
+DEFAULT_MEMORY_ROOT = os.path.join("~", ".claude", *MEMORY_PARTS)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Invocation:
             self.memory_root_override
             or self.option("--memory-root")
             or self.environ.get("CORTEX_MEMORY_ROOT")  # empty means unset, not "the cwd"
-            or os.path.join(self.environ.get("HOME") or os.path.expanduser("~"), ".claude", "LIFEOS", "MEMORY")
+            or os.path.join(self.environ.get("HOME") or os.path.expanduser("~"), ".claude", *MEMORY_PARTS)
         )
         return os.path.abspath(os.path.expanduser(chosen))
 

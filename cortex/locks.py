@@ -1,4 +1,4 @@
-"""Write path: the exclusive `<file>.lock` every governed write holds; used by the hot writer and proposals.
+"""Write path: the exclusive `<file>.lock` every governed write holds; used by the hot writer, proposals and cortex-health.
 
 The lock holds a JSON stamp {pid, host, ts, token} and is created whole with link(), so a
 contender never finds an empty, unverifiable lock. Recovery is decided on evidence first,

@@ -17,9 +17,9 @@ from cortex.items import IdeaItem, KnowledgeItem
 from cortex.jscompat import js_number_to_string
 from cortex.safepaths import memory_dir
 from cortex.writecontext import WriteContext
+from cortex.layout import TIER_B_LOG
 
 FOLDERS = {"idea": "Ideas", "person": "People", "company": "Companies", "research": "Research"}
-TIER_B_LOG = "tier-b-writes.jsonl"
 _SLUG_RUN = re.compile(r"[^a-z0-9]+")
 MAX_SLUG_CHARS = 48
 

@@ -30,9 +30,9 @@ from cortex.safeio import UnsafeFile, read_bounded
 from cortex.safepaths import check_regular_or_absent, memory_dir
 from cortex.targetedit import append_edit
 from cortex.writecontext import WriteContext
+from cortex.layout import OBSERVABILITY, PENDING_PROPOSALS_LOG, PROPOSAL_DECISIONS_LOG as DECISIONS_LOG
 
 MAX_QUEUE_BYTES = 32 * 1024 * 1024
-DECISIONS_LOG = "proposal-decisions.jsonl"
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def _parse(line: bytes) -> dict | None:
 
 
 def queue_path(ctx: WriteContext, *, create: bool = True) -> str:
-    return os.path.join(memory_dir(ctx.layout.memory_root, "OBSERVABILITY", create=create), "pending-proposals.jsonl")
+    return os.path.join(memory_dir(ctx.layout.memory_root, OBSERVABILITY, create=create), PENDING_PROPOSALS_LOG)
 
 
 def load_queue(path: str) -> Queue:

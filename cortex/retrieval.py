@@ -21,7 +21,8 @@ from cortex.hotinput import hot_text
 from cortex.hotrender import SECTIONS, MAX_HOT_FILE_BYTES
 from cortex.hotmemory import parse_memory_content, validate_entries
 from cortex.jsjson import dumps
-from cortex.layout import Layout
+from cortex.evidencerows import RetrievalRow
+from cortex.layout import Layout, OBSERVABILITY, RETRIEVALS_LOG
 from cortex.privacy import strip_private_content
 from cortex.records import CortexRecord, active_records
 from cortex.safeio import read_bounded
@@ -30,7 +31,7 @@ from cortex.search import rank_bm25, round6
 from cortex.timestamps import iso_from_ms, parse_timestamp_ms
 from cortex.tokenize import terms
 
-LOG_NAME = "memory-retrievals.jsonl"
+LOG_NAME = RETRIEVALS_LOG
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 20
 MAX_QUERY_CHARS = 8_192  # a pasted log is a prompt too: search its beginning, never refuse it
@@ -104,9 +105,6 @@ def recall(layout: Layout, query: str, limit: int, now_ms: int) -> Recall:
 
 
 def log_recall(layout: Layout, result: Recall, now_ms: int, duration_ms: float) -> None:
-    row = {"ts": iso_from_ms(now_ms), "query_hash": result.query_hash, "returned_count": result.returned,
-           "duration_ms": duration_ms}
-    if result.top_score is not None:
-        row["top_score"] = result.top_score
-    directory = memory_dir(layout.memory_root, "OBSERVABILITY")
+    row = RetrievalRow(iso_from_ms(now_ms), result.query_hash, result.returned, duration_ms, result.top_score).as_row()
+    directory = memory_dir(layout.memory_root, OBSERVABILITY)
     append_line(os.path.join(directory, LOG_NAME), dumps(row).encode("utf-8"))

@@ -22,14 +22,12 @@ from dataclasses import dataclass
 
 from cortex.durable import append_line, create_file
 from cortex.jsjson import dumps
-from cortex.layout import Layout
+from cortex.layout import Layout, OBSERVABILITY, REVIEWER_RUNS_DIR as RUNS_DIR, REVIEWER_RUNS_LOG as LOG_NAME
 from cortex.privacy import strip_private_content
 from cortex.safepaths import DIR_MODE, memory_dir
 from cortex.timestamps import iso_from_ms
 from cortex.writecontext import scrub
 
-LOG_NAME = "reviewer-runs.jsonl"
-RUNS_DIR = "reviewer-runs"
 MAX_ID_BUMPS = 10_000
 # A JSON \uXXXX escape (an even run of backslashes before it is escaped backslashes, not an escape).
 _ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})")
@@ -71,7 +69,7 @@ class ReviewRun:
 
 def open_run(layout: Layout, now_ms: int) -> ReviewRun:
     """Create a fresh O/reviewer-runs/<runId>/; a taken id (same millisecond) moves on by 1 ms."""
-    base = memory_dir(layout.memory_root, "OBSERVABILITY", RUNS_DIR)
+    base = memory_dir(layout.memory_root, OBSERVABILITY, RUNS_DIR)
     for bump in range(MAX_ID_BUMPS):
         run_id = run_id_for(now_ms + bump)
         path = os.path.join(base, run_id)
@@ -85,7 +83,7 @@ def open_run(layout: Layout, now_ms: int) -> ReviewRun:
 
 def append_terminal_row(layout: Layout, row: dict) -> None:
     """The one terminal row of a run; a failure to write it is raised, never swallowed."""
-    directory = memory_dir(layout.memory_root, "OBSERVABILITY")
+    directory = memory_dir(layout.memory_root, OBSERVABILITY)
     append_line(os.path.join(directory, LOG_NAME), dumps(scrub(row)).encode("utf-8"))
 
 

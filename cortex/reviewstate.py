@@ -25,8 +25,8 @@ from cortex.safeio import UnsafeFile, read_bounded
 from cortex.safepaths import check_regular_or_absent, memory_dir
 from cortex.timestamps import parse_timestamp_ms
 from cortex.writecontext import WriteContext
+from cortex.layout import OBSERVABILITY, REVIEW_STATE_FILE as STATE_NAME
 
-STATE_NAME = "review-state.json"
 SESSION_PARTS = ("STATE", "memory-review")
 MAX_STATE_BYTES = 65_536
 _SAFE_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
@@ -67,7 +67,7 @@ class SessionCounter:
 
 
 def state_path(ctx: WriteContext) -> str:
-    return os.path.join(memory_dir(ctx.layout.memory_root, "OBSERVABILITY"), STATE_NAME)
+    return os.path.join(memory_dir(ctx.layout.memory_root, OBSERVABILITY), STATE_NAME)
 
 
 def session_path(ctx: WriteContext, session: str) -> str:

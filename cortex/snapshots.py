@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from cortex.checkpoints import reached
 from cortex.durable import create_file
 from cortex.errors import IntegrityError, NotFound
-from cortex.layout import HOT_FILES
+from cortex.layout import HOT_FILES, OBSERVABILITY, SNAPSHOTS_DIR
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.safepaths import memory_dir
 
@@ -47,7 +47,7 @@ class Snapshot:
 
 
 def snapshot_dir(memory_root: str) -> str:
-    return memory_dir(memory_root, "OBSERVABILITY", "memory-snapshots")
+    return memory_dir(memory_root, OBSERVABILITY, SNAPSHOTS_DIR)
 
 
 def list_snapshots(directory: str, label: str | None = None) -> list[Snapshot]:

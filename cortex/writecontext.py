@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from cortex.durable import append_line
 from cortex.errors import CortexError, InvalidInput
 from cortex.jsjson import dumps
-from cortex.layout import Layout
+from cortex.layout import LOCKS_LOG, Layout, OBSERVABILITY
 from cortex.locks import HeldLock, acquire
 from cortex.numbers import ascii_int
 from cortex.privacy import strip_private_content
@@ -67,7 +67,7 @@ class WriteContext:
         turn a committed write into a reported failure; it is surfaced instead.
         """
         try:
-            directory = memory_dir(self.layout.memory_root, "OBSERVABILITY")
+            directory = memory_dir(self.layout.memory_root, OBSERVABILITY)
             line = dumps(scrub({"ts": self.now_iso, **row}))
             append_line(os.path.join(directory, log_name), line.encode("utf-8"))
             return None
@@ -80,4 +80,4 @@ class WriteContext:
         return acquire(path, on_event=self._lock_event, wait_ms=self.lock_wait_ms)
 
     def _lock_event(self, event: dict) -> None:
-        self.record("memory-locks.jsonl", {"pid": os.getpid(), **event, "lock": self.layout.display(event["lock"])})
+        self.record(LOCKS_LOG, {"pid": os.getpid(), **event, "lock": self.layout.display(event["lock"])})

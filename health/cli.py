@@ -71,10 +71,11 @@ def _unknown_textfile(document: dict, options: Options, environ: Mapping[str, st
     The same writer and checks as a normal run: a refused or failed write is reported on stderr.
     """
     from health.publish import write_copy
-    from health.run import layout_for, prometheus_text
+    from health.inputs import resolve_layout
+    from health.run import prometheus_text
 
     try:
-        refused, failed = write_copy(options.prometheus_textfile, layout_for(options, environ),
+        refused, failed = write_copy(options.prometheus_textfile, resolve_layout(options, environ),
                                      lambda: prometheus_text(document))
         failure = f"refused: {refused}; nothing was overwritten" if refused else failed
     except Exception as error:  # noqa: BLE001
@@ -93,8 +94,11 @@ def exit_code(overall: str, fail_on: str | None) -> int:
 
 
 def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None = None,
-        stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """One audit: returns the exit code, having printed the report (or the unknown report)."""
+        stdout: TextIO | None = None, stderr: TextIO | None = None, checks: tuple | None = None) -> int:
+    """One audit: returns the exit code, having printed the report (or the unknown report).
+
+    `checks` replaces the check list (health.checks.CHECKS) for tests of collector isolation.
+    """
     environ = os.environ if environ is None else environ
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
@@ -105,7 +109,7 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
     except Exception as error:  # noqa: BLE001 - a broken install still answers with exit 3
         return fail(f"internal error: {type(error).__name__}: {error}", stdout, stderr)
     try:
-        options, output = parse(argv, environ, tty, stdout)
+        options, output = parse(argv, environ, tty, stdout, checks)
     except SystemExit as done:  # --help printed its text
         return int(done.code or 0)
     except UsageError as error:
@@ -116,11 +120,11 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
         from health.explain import list_checks
 
         return list_checks(options, output, environ, stdout, stderr)
-    return check(options, output, environ, stdout, stderr, tty)
+    return check(options, output, environ, stdout, stderr, tty, checks)
 
 
 def check(options: Options, output: Output, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO,
-          tty: bool) -> int:
+          tty: bool, checks: tuple | None = None) -> int:
     from health.run import AuditError, audit, publish
 
     context = dict(output=output, options=options, environ=environ)
@@ -128,7 +132,7 @@ def check(options: Options, output: Output, environ: Mapping[str, str], stdout: 
         from reports.formats import load
 
         formatter = load(output.format)
-        document = publish(audit(options, environ), options)
+        document = publish(audit(options, environ) if checks is None else audit(options, environ, checks), options)
     except AuditError as error:
         return fail(str(error), stdout, stderr, error.root, **context)
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - never a traceback

@@ -1,18 +1,19 @@
-"""Evaluate stage: evidence + thresholds + clock → findings. Called by health.run.
+"""Evaluate stage: evidence + thresholds + clock + rules → findings. Called by health.run.
 
-Pure: reads nothing but its arguments. Evidence from a collector that raised (or that is
-absent) becomes `<collector>-collector-error` critical instead of being judged, so a
-broken collector can never read as green.
+Pure: reads nothing but its arguments (the rules come from health.checks). Evidence from a
+collector that raised (or that is absent) becomes `<collector>-collector-error` critical
+instead of being judged, and evidence that no rule judges becomes
+`<collector>-evidence-unjudged` critical, so nothing can read as green unvouched.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from health.clock import Clock
+from thresholds.clock import Clock
 from health.findings import critical
 from health.model import Assessment, CollectorFailure, CollectorSkipped, Finding
-from health.rules import Context, discovered
+from health.rules import Context, Rule
 from thresholds.sources import EffectiveThresholds
 
 
@@ -25,11 +26,18 @@ def collector_error(collector: str, error: str) -> Finding:
                     collector=collector, error=error)
 
 
-def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock: Clock) -> Assessment:
+def unjudged(collector: str) -> Finding:
+    return critical(f"{collector.replace('_', '-')}-evidence-unjudged",
+                    f"The {collector} collector's evidence is judged by no rule, so nothing vouches for it.",
+                    collector=collector)
+
+
+def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock: Clock,
+             rules: Sequence[Rule]) -> Assessment:
     context = Context(thresholds, clock)
     findings: list[Finding] = []
     judged: set[str] = set()
-    for rule in discovered():
+    for rule in rules:
         if rule.collector is None:
             findings.extend(rule.judge(None, context))
             continue
@@ -43,8 +51,8 @@ def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock
             findings.append(collector_error(rule.collector, item.error))
         else:
             findings.extend(rule.judge(item, context))
-    # A collector without a rule still must not fail silently.
-    for name, item in evidence.items():
-        if name not in judged and isinstance(item, CollectorFailure):
-            findings.append(collector_error(name, item.error))
+    for name, item in evidence.items():  # evidence no rule judged must not pass silently
+        if name in judged or isinstance(item, CollectorSkipped):
+            continue
+        findings.append(collector_error(name, item.error) if isinstance(item, CollectorFailure) else unjudged(name))
     return Assessment(tuple(findings))

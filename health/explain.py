@@ -13,7 +13,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from health.catalogue import Check, Match, checks, known_ids, lookup
+from health.catalogue import Check, Match
+from health.catalogue.find import checks, known_ids, lookup
 from reports.units import human_value
 from thresholds.defaults import BY_NAME
 from thresholds.sources import EffectiveThresholds, resolve
@@ -95,8 +96,9 @@ def ids_of(check: Check) -> list[tuple[str, str, str | None]]:
 
 
 def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO) -> int:
-    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
-    listed = rows(options.selected, thresholds)
+    from health.inputs import resolve_inputs
+
+    listed = rows(options.selected, resolve_inputs(options, environ).thresholds)
     if output.format_given and output.format == "json":
         stdout.write(json.dumps(listed, separators=(",", ":")) + "\n")
         return 0

@@ -80,21 +80,17 @@ def run_child(argv: list[str], environ: Mapping[str, str], seconds: float) -> tu
 
 def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:
     """Publish (as the check would) a report whose one finding is the missed deadline."""
-    from collectors.layout import Layout, resolve_root
-    from health.clock import resolve_clock
     from health.findings import warn
+    from health.inputs import resolve_inputs
     from health.model import Assessment
     from health.run import Audit, publish
-    from thresholds.sources import resolve
 
     finding = warn("health-check-deadline-exceeded",
                    f"The health check did not finish within the gate's {timeout:g} s deadline and was stopped; "
                    "no evidence was judged in this run.", measured=round(elapsed_ms), threshold=timeout * 1000,
                    unit="ms")
-    layout = Layout.for_root(resolve_root(options.root, environ))
-    audit = Audit(layout, resolve_clock(options.now, environ),
-                  resolve(environ, config_path=options.config, cli=options.thresholds), {},
-                  Assessment((finding,)), elapsed_ms)
+    inputs = resolve_inputs(options, environ)
+    audit = Audit(inputs.layout, inputs.clock, inputs.thresholds, {}, Assessment((finding,)), elapsed_ms)
     return publish(audit, options)
 
 

@@ -1,15 +1,18 @@
-"""Shared model: the frozen values the stages exchange (evidence states, findings, severities).
+"""Judgement model: the frozen values the evaluator hands on (severities, findings, the assessment).
 
-Imported by collectors (evidence), the evaluator and rules (findings), reporters and the CLI.
-Stdlib only. Nothing here decides anything; it only names the closed sets and carries data.
+Imported by the rules and the evaluator, and read by the reports and the CLI. Stdlib only.
+Evidence states live one floor down (collectors.evidence) and are re-exported here for the
+rules. Nothing here decides anything; it only names the closed sets and carries data.
 """
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from collectors.evidence import (  # noqa: F401 - re-exported for the rules
+    CollectorFailure, CollectorSkipped, EvidenceStatus, FileState, MalformedLine, as_json)
 
 
 class Severity(str, enum.Enum):
@@ -33,56 +36,13 @@ class Overall(str, enum.Enum):
     CRITICAL = "critical"
     UNKNOWN = "unknown"  # the auditor itself could not run (usage or internal error)
 
-
-EXIT_CODES = {Overall.OK: 0, Overall.WARN: 1, Overall.CRITICAL: 2, Overall.UNKNOWN: 3}
-
-
-class EvidenceStatus(str, enum.Enum):
-    """What a collector could measure: the closed set every evidence value reports."""
-
-    OK = "ok"  # measured
-    MISSING = "missing"  # nothing at the path
-    MALFORMED = "malformed"  # present but its content breaks the expected format
-    UNREADABLE = "unreadable"  # present but refused or unreadable (symlink, directory, FIFO, errno)
-    ERROR = "error"  # the collector itself raised
-    SKIPPED = "skipped"  # not run: the operator left it out (--only / --skip)
-
-
-@dataclass(frozen=True)
-class MalformedLine:
-    line: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class FileState:
-    """Where a collector looked and whether it could read it (`reason` says why not)."""
-
-    path: str
-    status: EvidenceStatus
-    reason: str | None = None
-
     @property
-    def readable(self) -> bool:
-        return self.status in (EvidenceStatus.OK, EvidenceStatus.MALFORMED)
+    def rank(self) -> int:
+        """0 ok, 1 warn, 2 critical, 3 unknown: the one order every format uses (and Prometheus' value)."""
+        return _OVERALL_RANK[self]
 
 
-@dataclass(frozen=True)
-class CollectorFailure:
-    """Evidence of a collector that raised: the evaluator turns it into `<name>-collector-error`."""
-
-    collector: str
-    error: str
-    status: EvidenceStatus = EvidenceStatus.ERROR
-
-
-@dataclass(frozen=True)
-class CollectorSkipped:
-    """Evidence of a collector the operator left out: judged by no rule, shown in the report."""
-
-    collector: str
-    reason: str
-    status: EvidenceStatus = EvidenceStatus.SKIPPED
+_OVERALL_RANK = {Overall.OK: 0, Overall.WARN: 1, Overall.CRITICAL: 2, Overall.UNKNOWN: 3}
 
 
 @dataclass(frozen=True)
@@ -109,16 +69,3 @@ class Assessment:
         for item in self.findings:
             counts[item.severity.value] += 1
         return counts
-
-
-def as_json(value: Any) -> Any:
-    """Plain JSON data from frozen values: dataclasses, enums, tuples, mappings."""
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(key): as_json(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [as_json(item) for item in value]
-    return value

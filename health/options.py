@@ -1,8 +1,9 @@
 """CLI stage: the check's command line → Options (what to audit) and Output (how to show it).
 
 Called by health.cli for `cortex-health [flags]` and by health.gate, which accepts the same
-check flags. Flags fall back to environment variables (CLI > env > default). Every problem
-is a UsageError; argparse never prints or exits on its own.
+check flags. Every flag falls back to its environment variable here, in one place
+(CLI > env > default); health.inputs then turns Options into the frozen layout, clock and
+thresholds. Every problem is a UsageError; argparse never prints or exits on its own.
 """
 from __future__ import annotations
 
@@ -115,13 +116,13 @@ def flag_from_env(environ: Mapping[str, str], name: str) -> bool:
     raise UsageError(f"{name} must be one of 1/true/yes/on or 0/false/no/off, got {environ[name]!r}")
 
 
-def selection(only: list[list[str]], skip: list[list[str]]) -> tuple[str, ...] | None:
+def selection(only: list[list[str]], skip: list[list[str]], checks: tuple | None = None) -> tuple[str, ...] | None:
     """The collectors to run (None: all). Unknown names and an empty selection are usage errors."""
     if not only and not skip:
         return None
-    from collectors.registry import names
+    from health.checks import names
 
-    known = names()
+    known = names() if checks is None else names(checks)
     wanted = [name for group in only for name in group] or list(known)
     left_out = [name for group in skip for name in group]
     unknown = sorted(set(wanted + left_out) - set(known))
@@ -133,7 +134,7 @@ def selection(only: list[list[str]], skip: list[list[str]]) -> tuple[str, ...] |
     return chosen
 
 
-def options_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Options:
+def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: tuple | None = None) -> Options:
     env_no_write = flag_from_env(environ, "CORTEX_HEALTH_NO_WRITE")  # validated even when --no-write is given
     textfile = args.prometheus_textfile
     if textfile is None:
@@ -141,10 +142,11 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str]) -> Option
     if textfile is not None and not textfile.endswith(".prom"):
         raise UsageError(f"--prometheus-textfile must end in .prom (node_exporter reads only *.prom), got {textfile!r}")
     report_path = args.report_path if args.report_path is not None else environ.get("CORTEX_HEALTH_REPORT_PATH") or None
+    manifest = args.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None
     return Options(
         root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),
-        no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=args.index_manifest,
-        selected=selection(args.only, args.skip), prometheus_textfile=textfile,
+        no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=manifest,
+        selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile,
     )
 
 
@@ -155,7 +157,7 @@ def default_format(environ: Mapping[str, str], tty: bool) -> str:
 
 
 def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
-          out: TextIO | None = None) -> tuple[Options, Output]:
+          out: TextIO | None = None, checks: tuple | None = None) -> tuple[Options, Output]:
     from reports.formats import names
 
     args = build_parser(names(), out).parse_args(list(argv))
@@ -164,4 +166,4 @@ def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
     chosen = "json" if args.json else args.format or default_format(environ, tty)
     output = Output(chosen, verbose=args.verbose, quiet=args.quiet, fail_on=args.fail_on, list_checks=args.list_checks,
                     format_given=bool(args.json or args.format))
-    return options_from(args, environ), output
+    return options_from(args, environ, checks), output

@@ -1,30 +1,32 @@
 """Publish stage: the memory-health.jsonl append and the file copies (--report-path, the Prometheus
 textfile). Called by health.run on a normal run and by health.cli when the auditor cannot run.
 
-The append is one os.write of the whole line on an O_APPEND descriptor, made while holding
-an exclusive flock on `<log>.lock`, so concurrent runs never interleave; waiting for the
-lock is bounded. Every copy goes through `write_copy`, the one writer: `destination_problem`
-refuses symlinks, directories, non-regular files, missing folders, anything inside a LIFEOS/
-tree (the root's, reached by any alias, or any other: memory, hot files, reviewer config,
-locks) and the index manifest; then the copy is written atomically (temp file in the same
-folder, fsync, rename), the target re-checked just before the rename so a symlink planted
-meanwhile is not replaced. Every failure is returned as a reason, never raised.
+The auditor writes with the core's primitives, not its own: the line goes through
+cortex.durable.append_line (one O_APPEND write of a whole line, fsync) while holding the
+core's `<log>.lock` (cortex.locks: stamped, dead holders broken, waiting bounded), so
+concurrent runs never interleave. Every copy goes through `write_copy`, the one writer:
+`destination_problem` refuses symlinks, directories, non-regular files, missing folders,
+anything inside a LIFEOS/ tree (the root's, reached by any alias, or any other: memory, hot
+files, reviewer config, locks) and the index manifest; then the copy is written with
+cortex.durable.replace_file (temp file in the same folder, fsync, rename, fsync the folder),
+the target re-checked just before the rename so a symlink planted meanwhile is not replaced.
+Every failure is returned as a reason, never raised.
 """
 from __future__ import annotations
 
-import fcntl
 import os
 import stat
-import tempfile
-import time
 from collections.abc import Callable
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
+from cortex.durable import append_line as durable_append
+from cortex.durable import replace_file
+from cortex.errors import CortexError
+from cortex.locks import acquire
 from cortex.safepaths import is_within
 
-LOCK_TIMEOUT_S = 5.0
-_WRITE_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+LOCK_WAIT_MS = 5000
 
 
 LIFEOS_NAME = "LIFEOS"  # the fixed top folder of every LifeOS tree (ROOT/LIFEOS)
@@ -77,62 +79,36 @@ def write_copy(target: str, layout: Layout, text_of: Callable[[], str]) -> tuple
     return None, write_atomically(target, text_of())
 
 
+class _Swapped(Exception):
+    """The target became a symlink or special file while the copy was being written."""
+
+
 def write_atomically(target: str, text: str) -> str | None:
+    """Replace `target` with `text` (mode 0644, node_exporter reads it as another user); why not, or None."""
     path = os.path.abspath(os.path.expanduser(target))
-    folder, name = os.path.split(path)
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-    except OSError as error:
-        return f"cannot create a temporary file in {folder}: {describe_os_error(error)}"
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)
-        swapped = _not_a_plain_file(path)  # planted since the check: leave it, write nothing
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        return f"cannot create a temporary file in {folder}: the folder does not exist"
+
+    def still_plain() -> None:  # planted since the check: leave it, write nothing
+        swapped = _not_a_plain_file(path)
         if swapped:
-            os.unlink(temp)
-            return f"{swapped} (appeared while writing; nothing was replaced)"
-        os.replace(temp, path)
-        _fsync_folder(folder)
+            raise _Swapped(swapped)
+
+    try:
+        replace_file(path, text.encode("utf-8"), mode=0o644, before_rename=still_plain)
+    except _Swapped as swapped:
+        return f"{swapped} (appeared while writing; nothing was replaced)"
     except OSError as error:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
         return f"cannot write {path}: {describe_os_error(error)}"
     return None
 
 
-def _fsync_folder(folder: str) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def _ignore_lock_event(_event: dict) -> None:
+    """The health log's own lock events are not memory evidence; a contended lock is still reported."""
 
 
-def _locked(lock_path: str, timeout_s: float) -> int:
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o644)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"lock file {lock_path} is not a regular file")
-        deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return fd
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise OSError(f"lock {lock_path} still held after {timeout_s:g} s") from None
-                time.sleep(0.01)
-    except BaseException:
-        os.close(fd)
-        raise
-
-
-def append_line(layout: Layout, line: str, *, lock_timeout_s: float = LOCK_TIMEOUT_S) -> str | None:
+def append_line(layout: Layout, line: str, *, lock_wait_ms: int = LOCK_WAIT_MS) -> str | None:
     """Append `line` + newline to O/memory-health.jsonl; the reason it was not appended, or None."""
     log = layout.health_log
     folder = os.path.dirname(log)
@@ -141,26 +117,14 @@ def append_line(layout: Layout, line: str, *, lock_timeout_s: float = LOCK_TIMEO
     escape = escapes(folder, layout.memory)
     if escape:
         return f"observability folder {escape}"
-    data = (line.rstrip("\n") + "\n").encode("utf-8")
     try:
-        lock = _locked(log + ".lock", lock_timeout_s)
-    except OSError as error:
+        lock = acquire(log + ".lock", on_event=_ignore_lock_event, wait_ms=lock_wait_ms)
+    except (CortexError, OSError) as error:
         return f"cannot lock {log}: {error}"
     try:
-        fd = os.open(log, _WRITE_FLAGS, 0o644)
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return f"{log} is not a regular file"
-            written = os.write(fd, data)
-            if written != len(data):
-                os.write(fd, b"\n")  # end the torn line so the next run's line stays parseable
-                return f"short write to {log} ({written} of {len(data)} bytes)"
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        durable_append(log, line.rstrip("\n").encode("utf-8"), mode=0o644)  # as before: the log is not secret
     except OSError as error:
         return f"cannot append to {log}: {describe_os_error(error)}"
     finally:
-        fcntl.flock(lock, fcntl.LOCK_UN)
-        os.close(lock)
+        lock.release()
     return None

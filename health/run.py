@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from collectors.layout import Layout, resolve_root
-from collectors.registry import collect_all
-from health.clock import Clock, resolve_clock
+from collectors.layout import Layout
+from collectors.runner import collect_all
+from thresholds.clock import Clock
+from health.checks import CHECKS, CheckRow, collectors, rules
 from health.evaluate import evaluate
 from health.findings import critical, warn
+from health.inputs import resolve_inputs
 from health.model import Assessment, Finding
 from reports.document import build_report
-from thresholds.sources import EffectiveThresholds, resolve
+from thresholds.sources import EffectiveThresholds
 
 
 class AuditError(Exception):
@@ -43,9 +45,9 @@ class Options:
     prometheus_textfile: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Audit:
-    """Everything one run measured and decided; `document()` renders the current state."""
+    """Everything one run measured and decided; `document()` renders it (publication adds `extra`)."""
 
     layout: Layout
     clock: Clock
@@ -53,7 +55,7 @@ class Audit:
     evidence: Mapping[str, Any]
     assessment: Assessment
     duration_ms: float  # collect + evaluate, fixed so every rendering of this run is identical
-    extra: list[Finding] = field(default_factory=list)
+    extra: tuple[Finding, ...] = ()  # publication problems, added by publish() as a new Audit
 
     def document(self) -> dict[str, Any]:
         assessment = Assessment(self.assessment.findings + tuple(self.extra))
@@ -61,21 +63,16 @@ class Audit:
                             clock=self.clock, root=self.layout.root, duration_ms=self.duration_ms)
 
 
-def layout_for(options: Options, environ: Mapping[str, str]) -> Layout:
-    """The audited tree's paths (pure path arithmetic: nothing is read)."""
-    root = resolve_root(options.root, environ)
-    return Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
-
-
-def audit(options: Options, environ: Mapping[str, str]) -> Audit:
+def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] = CHECKS) -> Audit:
+    """Collect and judge what `checks` (the one check list, unless a test passes its own) names."""
     started = time.monotonic()
-    clock = resolve_clock(options.now, environ)
-    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
-    layout = layout_for(options, environ)
+    inputs = resolve_inputs(options, environ)
+    layout, clock, thresholds = inputs.layout, inputs.clock, inputs.thresholds
     if not os.path.isdir(layout.root):
         raise AuditError(f"root {layout.root} is not a directory", layout.root)
-    evidence = collect_all(layout, None if options.selected is None else frozenset(options.selected))
-    assessment = evaluate(evidence, thresholds, clock)
+    selected = None if options.selected is None else frozenset(options.selected)
+    evidence = collect_all(layout, collectors(checks), selected)
+    assessment = evaluate(evidence, thresholds, clock, rules(checks))
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)
 
 
@@ -92,28 +89,35 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
         path = options.report_path
         refused, failed = write_copy(path, run.layout, lambda: report_json(run.document()) + "\n")
         if refused:
-            run.extra.append(critical("report-path-refused", f"Report not written: {refused}; nothing was overwritten.",
-                                      path=path, reason=refused))
+            run = with_finding(run, critical("report-path-refused",
+                                             f"Report not written: {refused}; nothing was overwritten.",
+                                             path=path, reason=refused))
         elif failed:
-            run.extra.append(critical("report-write-failed", f"Report not written: {failed}.", path=path, reason=failed))
+            run = with_finding(run, critical("report-write-failed", f"Report not written: {failed}.", path=path,
+                                             reason=failed))
     if options.prometheus_textfile is not None:
         path = options.prometheus_textfile
         refused, failed = write_copy(path, run.layout, lambda: prometheus_text(run.document()))
         if refused:
-            run.extra.append(critical("prometheus-textfile-refused",
-                                      f"Prometheus textfile not written: {refused}; nothing was overwritten.",
-                                      path=path, reason=refused))
+            run = with_finding(run, critical("prometheus-textfile-refused",
+                                             f"Prometheus textfile not written: {refused}; nothing was overwritten.",
+                                             path=path, reason=refused))
         elif failed:
-            run.extra.append(critical("prometheus-textfile-write-failed",
-                                      f"Prometheus textfile not written: {failed}.", path=path, reason=failed))
+            run = with_finding(run, critical("prometheus-textfile-write-failed",
+                                             f"Prometheus textfile not written: {failed}.", path=path, reason=failed))
     document = run.document()
     if not options.no_write:
         failure = append_line(run.layout, report_json(document))
         if failure:
-            run.extra.append(warn("health-log-append-failed", f"Report not appended to the health log: {failure}.",
-                                  path=run.layout.health_log, reason=failure))
+            run = with_finding(run, warn("health-log-append-failed",
+                                         f"Report not appended to the health log: {failure}.",
+                                         path=run.layout.health_log, reason=failure))
             document = run.document()
     return document
+
+
+def with_finding(run: Audit, finding: Finding) -> Audit:
+    return replace(run, extra=run.extra + (finding,))
 
 
 def prometheus_text(document: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cortex.timestamps import iso_from_ms
-from health.clock import Clock
+from thresholds.clock import Clock
 from health.model import Assessment, Overall, Severity, as_json
 from thresholds.sources import EffectiveThresholds
 

@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from health.catalogue import lookup
+from health.catalogue.find import lookup
 from reports.units import human_value
 
 MAX_VALUE = 160

@@ -1,4 +1,4 @@
-"""Stage boundaries: stdlib-only fast path, registries that find every module, collector isolation."""
+"""Stage boundaries: stdlib-only fast path, one check list that wires every stage, collector isolation."""
 from __future__ import annotations
 
 import io
@@ -6,25 +6,34 @@ import json
 import subprocess
 import sys
 
-from collectors import registry
-from health import rules
-from health.model import Assessment, Finding, Overall, Severity
+from dataclasses import replace
+
+from collectors.layout import Layout
+from collectors.runner import Collector, collect_all
+from health import checks
+from thresholds.clock import resolve_clock
+from health.cli import run
+from health.evaluate import evaluate
+from health.model import Assessment, CollectorFailure, Finding, Overall, Severity
+from health.rules import Rule
+from thresholds.sources import resolve
 from reports.formats import load, names
 from tests.health_support import DEMO, NOW, REPO, clean_env, copy_demo
 
 FAST_PATH = """
 import sys, json
 from collectors.layout import Layout
-from collectors.registry import collect_all
-from health.clock import resolve_clock
+from collectors.runner import collect_all
+from health.checks import collectors, rules
+from thresholds.clock import resolve_clock
 from health.evaluate import evaluate
 from reports.document import build_report
 from thresholds.sources import resolve
 layout = Layout.for_root(sys.argv[1])
 clock = resolve_clock(sys.argv[2], {})
 thresholds = resolve({})
-evidence = collect_all(layout)
-assessment = evaluate(evidence, thresholds, clock)
+evidence = collect_all(layout, collectors())
+assessment = evaluate(evidence, thresholds, clock, rules())
 build_report(assessment=assessment, evidence=evidence, thresholds=thresholds, clock=clock, root=layout.root, duration_ms=0)
 print(json.dumps({"overall": assessment.overall.value,
                   "heavy": sorted(m for m in ("pydantic", "rich", "psutil") if m in sys.modules)}))
@@ -45,13 +54,34 @@ def test_json_output_does_not_import_rich():
     assert done.returncode == 0 and done.stderr.strip() == "False"
 
 
-def test_registries_find_every_module():
+def test_the_check_list_wires_every_collector_to_its_rule_and_entries_in_report_order():
     ours = ["reviewer", "retrieval", "proposals", "observability", "index", "hot_memory", "review_state"]
-    found = [c.name for c in registry.discovered()]
-    assert [name for name in found if name in ours] == ours  # all present, in report order
-    judged = {rule.collector for rule in rules.discovered()}
-    assert set(ours) | {None} <= judged
+    assert checks.names() == ours
+    assert [rule.collector for rule in checks.rules()] == [None, *ours]  # the run's inputs first
+    for row in checks.CHECKS:
+        assert callable(row.collector.collect) and callable(row.judge) and row.entries, row.name
+    catalogue = checks.catalogue()
+    assert [c.collector for c in catalogue if c.collector] == [n for n in ours for _ in checks.CHECKS[ours.index(n)].entries]
     assert {"json", "text"} <= set(names())
+
+
+def test_evidence_that_no_rule_judges_is_critical():
+    layout = Layout.for_root(str(DEMO))
+    probe = Collector("lonely_probe", lambda _layout: {"status": "ok"})
+    evidence = collect_all(layout, (*checks.collectors(), probe))
+    assessment = evaluate(evidence, resolve({}), resolve_clock(NOW, {}), checks.rules())
+    unjudged = [f for f in assessment.findings if f.id == "lonely-probe-evidence-unjudged"]
+    assert assessment.overall is Overall.CRITICAL and len(unjudged) == 1
+    assert unjudged[0].severity is Severity.CRITICAL
+    # the same evidence with a rule that judges it is not flagged
+    judged = evaluate(evidence, resolve({}), resolve_clock(NOW, {}), (*checks.rules(), Rule("lonely_probe", lambda e, c: ())))
+    assert judged.overall is Overall.OK
+
+
+def test_the_evaluator_applies_only_the_rules_it_is_given():
+    evidence = {"index": CollectorFailure("index", "boom")}
+    assessment = evaluate(evidence, resolve({}), resolve_clock(NOW, {}), ())
+    assert [f.id for f in assessment.findings] == ["index-collector-error"]
 
 
 def test_every_format_renders_every_overall():
@@ -66,23 +96,22 @@ def test_every_format_renders_every_overall():
         assert out.getvalue().strip(), name
 
 
-PLUGIN = """
-import sys
-from collectors.registry import Collector, register
 def explode(layout):
     raise RuntimeError("disk on fire")
-register(Collector("exploding_probe", 5, explode))
-from health.cli import run
-sys.exit(run(sys.argv[1:]))
-"""
+
+
+def run_with(checks_list, root) -> tuple[int, dict]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(["--root", str(root), "--now", NOW, "--no-write", "--json"], environ=clean_env(), stdout=out,
+               stderr=err, checks=checks_list)
+    return code, json.loads(out.getvalue())
 
 
 def test_a_collector_that_raises_is_critical_and_isolated(tmp_path):
     root = copy_demo(tmp_path)
-    done = subprocess.run([sys.executable, "-c", PLUGIN, "--root", str(root), "--now", NOW, "--no-write"],
-                          capture_output=True, text=True, env=clean_env(), cwd=REPO)
-    report = json.loads(done.stdout)
-    assert done.returncode == 2
+    probe = checks.CheckRow(Collector("exploding_probe", explode), lambda evidence, context: (), ())
+    code, report = run_with((probe, *checks.CHECKS), root)
+    assert code == 2
     finding = next(f for f in report["findings"] if f["id"] == "exploding-probe-collector-error")
     assert finding["severity"] == "critical" and "disk on fire" in finding["detail"]["error"]
     assert report["evidence"]["exploding_probe"]["status"] == "error"
@@ -90,11 +119,10 @@ def test_a_collector_that_raises_is_critical_and_isolated(tmp_path):
 
 
 def test_a_real_collector_failure_becomes_its_collector_error(tmp_path):
-    # A registered collector replaced by one that raises: the rule is skipped, the id names it.
+    # A listed collector replaced by one that raises: the rule is skipped, the id names it.
     root = copy_demo(tmp_path)
-    code = PLUGIN.replace('"exploding_probe", 5', '"index", 50')
-    done = subprocess.run([sys.executable, "-c", code, "--root", str(root), "--now", NOW, "--no-write"],
-                          capture_output=True, text=True, env=clean_env(), cwd=REPO)
-    report = json.loads(done.stdout)
-    assert done.returncode == 2
+    broken = tuple(replace(row, collector=Collector("index", explode)) if row.name == "index" else row
+                   for row in checks.CHECKS)
+    code, report = run_with(broken, root)
+    assert code == 2
     assert [f["id"] for f in report["findings"]] == ["index-collector-error"]

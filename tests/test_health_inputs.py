@@ -6,7 +6,7 @@ import math
 
 from hypothesis import given, strategies as st
 
-from health.clock import resolve_clock
+from thresholds.clock import resolve_clock
 from tests.health_support import NOW_MS, clean_env, copy_demo, run_cli
 from thresholds.defaults import THRESHOLDS
 from thresholds.sources import Source, number_from, resolve
@@ -114,3 +114,23 @@ def test_clock_invalid_is_critical_and_other_checks_still_run(tmp_path):
 def test_env_clock_is_used_when_no_flag(tmp_path):
     result = run_cli(root=copy_demo(tmp_path), now=None, env=clean_env(CORTEX_HEALTH_NOW="2026-11-29T12:00:00Z"))
     assert result.code == 0 and result.report["ts"] == "2026-11-29T12:00:00.000Z"
+
+
+def test_every_input_is_resolved_once_cli_then_environment_then_default(tmp_path):
+    from health.inputs import resolve_inputs
+    from health.options import parse
+
+    env = {"CORTEX_INDEX_MANIFEST": "/env/manifest.json", "CORTEX_HEALTH_ROOT": str(tmp_path),
+           "CORTEX_HEALTH_NOW": "2026-11-29T12:00:00Z", "CORTEX_PROPOSAL_BACKLOG": "4"}
+    from_env, _ = parse([], env, tty=False)
+    inputs = resolve_inputs(from_env, env)
+    assert (inputs.layout.root, inputs.layout.manifest) == (str(tmp_path), "/env/manifest.json")
+    assert (inputs.clock.now_ms, inputs.clock.source) == (NOW_MS, "env")
+    assert inputs.thresholds.get("proposal_backlog").source.value == "env"
+    from_cli, _ = parse(["--index-manifest", "/cli/m.json", "--root", "/r", "--now", "2026-01-01",
+                         "--threshold", "proposal_backlog=9"], env, tty=False)
+    inputs = resolve_inputs(from_cli, env)
+    assert (inputs.layout.root, inputs.layout.manifest, inputs.clock.source) == ("/r", "/cli/m.json", "cli")
+    assert inputs.thresholds["proposal_backlog"] == 9
+    default = resolve_inputs(parse([], {"HOME": str(tmp_path)}, tty=False)[0], {"HOME": str(tmp_path)})
+    assert default.layout.root == str(tmp_path / ".claude") and default.clock.source == "system"

@@ -1,56 +1,64 @@
 """The catalogue is the one source of every id's meaning: it matches the rules, and explain, -v and --list-checks print it."""
 from __future__ import annotations
 
-import ast
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from collectors import registry
-from health.catalogue import checks, lookup, problems
+from health import checks as check_list
+from health.catalogue import run as run_entries
+from health.catalogue.find import checks, lookup, problems
+from health.model import CollectorFailure, CollectorSkipped
+from health.rules import Context
+from tests import health_scenarios as s
 from tests.health_support import REPO, clean_env, copy_demo
 from tests.ops_support import audit_document, health
 from tests.test_health_findings import SCENARIOS
 from thresholds.defaults import BY_NAME
 
-EMITTERS = {"ok": "ok", "warn": "warn", "critical": "critical"}
+
+def judged_by_each_row(root: Path, args: list[str], env: dict[str, str]) -> list[tuple[str | None, str, str]]:
+    """(row name or None for the run's inputs, id, severity) for every finding each rule of the list emits."""
+    from health.options import parse
+    from health.run import audit
+
+    options, _ = parse(["--root", str(root), "--now", "2026-11-29T12:00:00Z", "--no-write", *args], env, tty=False)
+    run = audit(options, env)
+    context = Context(run.thresholds, run.clock)
+    emitted = [(None, f.id, f.severity.value) for f in check_list.INPUTS.judge(None, context)]
+    for row in check_list.CHECKS:
+        evidence = run.evidence[row.name]
+        if not isinstance(evidence, (CollectorFailure, CollectorSkipped)):
+            emitted += [(row.name, f.id, f.severity.value) for f in row.judge(evidence, context)]
+    return emitted
 
 
-def emitted_ids() -> list[tuple[str, str, str]]:
-    """(id pattern, severity, file) for every ok()/warn()/critical() call with a literal or f-string id."""
-    found = []
-    for path in sorted((REPO / "health").rglob("*.py")):
-        if "catalogue" in path.parts:
-            continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in EMITTERS
-                    and node.args):
-                continue
-            first = node.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                found.append((re.escape(first.value), EMITTERS[node.func.id], path.name))
-            elif isinstance(first, ast.JoinedStr):
-                pattern = "".join(re.escape(part.value) if isinstance(part, ast.Constant) else ".+"
-                                  for part in first.values)
-                found.append((pattern, EMITTERS[node.func.id], path.name))
-    return found
+def test_every_id_a_rule_emits_is_an_entry_of_its_own_row_and_no_entry_is_dead(tmp_path):
+    own = {row.name: {entry.key for entry in row.entries} for row in check_list.CHECKS}
+    own[None] = {entry.key for entry in run_entries.INPUTS}
+    seen: set[str] = set()
+    beyond_scenarios = [(None, None, 0, lambda root: None, {}),  # the healthy demo
+                        (None, None, 2, lambda root: ["--now", "yesterday-ish"], {}),  # cortex-clock-invalid
+                        (None, None, 0, lambda root: [] if s.write_manifest(root) else [], {})]  # index-fresh
+    for index, (_id, _severity, _code, mutate, env) in enumerate([*beyond_scenarios, *SCENARIOS]):
+        root = copy_demo(tmp_path / str(index))
+        extra = mutate(root) or []
+        for name, finding_id, severity in judged_by_each_row(root, extra, clean_env(**env)):
+            match = lookup(finding_id)
+            assert match is not None and match.check.key in own[name], (name, finding_id)
+            assert (match.problem.severity if match.problem else "ok") == severity, finding_id
+            seen.add(match.problem.id if match.problem else finding_id)
+    listed = {entry_id for row_entries in (run_entries.INPUTS, *(row.entries for row in check_list.CHECKS))
+              for entry in row_entries for entry_id in (*entry.ok, *(p.id for p in entry.problems))}
+    dead = {entry_id for entry_id in listed
+            if entry_id not in seen and not any(lookup(s) and _same_template(s, entry_id) for s in seen)}
+    assert not dead, f"catalogued but emitted by no rule in any scenario: {sorted(dead)}"
 
 
-def test_every_id_the_rules_can_emit_is_catalogued_with_its_severity():
-    catalogued = [(p.id, p.severity) for _, p in problems()] + [(ok, "ok") for c in checks() for ok in c.ok]
-    expanded = [(i.replace("{label}", "da").replace("{collector}", "index"), sev) for i, sev in catalogued]
-    emitted = emitted_ids()
-    assert len(emitted) > 50, "the AST scan found too few ids"
-    for pattern, severity, where in emitted:
-        matches = [(i, s) for i, s in expanded if re.fullmatch(pattern, i)]
-        assert matches, f"{pattern} ({where}) is not in health.catalogue"
-        assert all(s == severity for _, s in matches), f"{pattern} ({where}): catalogue says {matches}"
-    # and nothing in the catalogue is dead: every entry is emitted somewhere
-    for finding_id, _ in expanded:
-        assert any(re.fullmatch(p, finding_id) for p, _, _ in emitted) or finding_id.endswith("collector-error"), \
-            finding_id
+def _same_template(seen_id: str, template: str) -> bool:
+    return "{label}" in template and seen_id in {template.replace("{label}", label) for label in ("principal", "da")}
 
 
 def test_every_scenario_reports_only_catalogued_ids(tmp_path):
@@ -68,7 +76,7 @@ def test_every_scenario_reports_only_catalogued_ids(tmp_path):
 
 
 def test_every_entry_is_complete_and_names_real_thresholds_and_collectors():
-    collectors = set(registry.names())
+    collectors = set(check_list.names())
     keys = [check.key for check in checks()]
     assert len(keys) == len(set(keys))
     ids = [p.id for _, p in problems()]
@@ -115,7 +123,7 @@ def test_verbose_text_shows_evidence_threshold_source_and_the_explain_fix(tmp_pa
 def test_list_checks_lists_every_collector_id_severity_and_effective_threshold():
     done = health("--list-checks", "--threshold", "proposal_backlog=3")
     assert done.returncode == 0
-    for name in registry.names():
+    for name in check_list.names():
         assert f"\n{name}\n" in done.stdout
     for _, problem in problems():
         assert problem.id in done.stdout

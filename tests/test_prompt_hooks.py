@@ -125,3 +125,18 @@ def test_the_prompt_hooks_never_import_pydantic(tree, args):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=tree.env(), cwd=str(REPO),
                           timeout=60)
     assert proc.stdout.strip().splitlines()[-1] == "[]", proc.stdout + proc.stderr
+
+
+def test_the_writer_and_the_collector_share_one_retrieval_row_model():
+    import pytest
+
+    from cortex.evidencerows import RetrievalRow
+
+    row = RetrievalRow("2026-11-29T12:00:00Z", "ab" * 32, 2, 1.5, 0.25).as_row()
+    assert row_problem(row) is None and row["top_score"] == 0.25
+    assert "top_score" not in RetrievalRow("2026-11-29T12:00:00Z", "ab", 0, 0).as_row()
+    for bad in (RetrievalRow("2026-11-29T12:00", "ab", 1, 1.0), RetrievalRow("2026-11-29T12:00:00Z", "", 1, 1.0),
+                RetrievalRow("2026-11-29T12:00:00Z", "ab", True, 1.0),
+                RetrievalRow("2026-11-29T12:00:00Z", "ab", 1, float("nan"))):
+        with pytest.raises(ValueError, match="retrieval row"):
+            bad.as_row()  # the hook refuses to write what the auditor would call malformed

@@ -1,4 +1,4 @@
-"""Thresholds stage: the limits the evaluator compares evidence with, and where each came from.
+"""Thresholds stage: the limits the evaluator compares evidence with, where each came from, and the clock.
 
 Stdlib only (the status line resolves thresholds too).
 """

@@ -21,7 +21,7 @@ from cortex.hotinput import hot_text
 from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics
 from cortex.hotwriter import read_prior, resolve_target, write_entries
 from cortex.invocation import CommandSpec, Invocation
-from cortex.layout import HOT_LABELS
+from cortex.layout import HOT_LABELS, OBSERVABILITY, SNAPSHOTS_DIR
 from cortex.privacy import strip_private_content
 from cortex.safepaths import pin_tree, real_subdir
 from cortex.snapshots import RING, list_snapshots, read_snapshot
@@ -114,7 +114,7 @@ def _snapshots(inv: Invocation, args: list[str]) -> dict:
         raise InvalidInput("hot snapshots accepts an optional principal or da")
     label = args[0] if args else None
     memory = pin_tree(inv.requested_memory_root(), what="Memory root")
-    parts = ("OBSERVABILITY", "memory-snapshots")
+    parts = (OBSERVABILITY, SNAPSHOTS_DIR)
     found = []
     if os.path.lexists(os.path.join(memory, *parts)):
         found = list_snapshots(real_subdir(memory, parts, create=False), label)

@@ -15,7 +15,7 @@ from cortex.errors import InvalidInput
 from cortex.hottemplate import template
 from cortex.invocation import CommandSpec, Invocation
 from cortex.jsjson import dumps
-from cortex.layout import HOT_FILES, HOT_LABELS, INDEX_POLICY, Layout
+from cortex.layout import HOT_FILES, HOT_LABELS, INDEX_POLICY, INDEX_POLICY_FILE, KNOWLEDGE, Layout, OBSERVABILITY, PENDING_PROPOSALS_LOG, STATE
 from cortex.safepaths import DIR_MODE, check_regular_or_absent, pin_tree, real_subdir
 from cortex.timestamps import iso_from_ms
 
@@ -50,19 +50,19 @@ def init(inv: Invocation) -> dict:
     layout = Layout.from_claude_root(claude_root(inv))
     now_iso = iso_from_ms(inv.now_ms())
     memory = _top_level(layout.memory_root)
-    for folder in ("KNOWLEDGE", "OBSERVABILITY", "STATE"):
+    for folder in (KNOWLEDGE, OBSERVABILITY, STATE):
         real_subdir(memory, (folder,), create=True)
     user = _top_level(layout.user)
     lifeos = pin_tree(layout.lifeos, what="LIFEOS")
     created: list[str] = []
     kept: list[str] = []
     policy = (dumps(INDEX_POLICY) + "\n").encode("utf-8")
-    _create(os.path.join(lifeos, "CORTEX_INDEX_POLICY.json"), policy, layout, created, kept)
+    _create(os.path.join(lifeos, INDEX_POLICY_FILE), policy, layout, created, kept)
     for label in HOT_LABELS:
         _user, folder, file_name = HOT_FILES[label]
         directory = real_subdir(user, (folder,), create=True)
         _create(os.path.join(directory, file_name), template(label, now_iso).encode("utf-8"), layout, created, kept)
-    _create(os.path.join(memory, "OBSERVABILITY", "pending-proposals.jsonl"), b"", layout, created, kept)
+    _create(os.path.join(memory, OBSERVABILITY, PENDING_PROPOSALS_LOG), b"", layout, created, kept)
     return {"root": layout.root, "memory_root": layout.memory_root, "created": created, "kept": kept}
 
 

@@ -6,8 +6,8 @@
 from health.catalogue import Check, Problem
 
 CHECKS = (
-    Check("hot-memory:file", "hot_memory", "each hot-memory file exists and is readable",
-          ok=("{label}-memory-present",), order=60, problems=(
+    Check("hot-memory:file", "each hot-memory file exists and is readable",
+          ok=("{label}-memory-present",), problems=(
         Problem(
             "{label}-memory-missing", "critical",
             "A hot-memory file is missing: the assistant starts every session without that memory.",
@@ -23,8 +23,8 @@ CHECKS = (
             "Make it a regular UTF-8 file readable by the user that runs the agent; restore from a snapshot if "
             "the content is damaged."),
     )),
-    Check("hot-memory:markers", "hot_memory", "each hot-memory file has one BEGIN and one END marker, in order",
-          ok=("markers-ok:{label}",), order=61, problems=(
+    Check("hot-memory:markers", "each hot-memory file has one BEGIN and one END marker, in order",
+          ok=("markers-ok:{label}",), problems=(
         Problem(
             "markers-corrupt:{label}", "critical",
             "The entry markers are not exactly one whole-line <!-- BEGIN ENTRIES --> followed by one "
@@ -33,8 +33,8 @@ CHECKS = (
             "Edit the file so it holds exactly one BEGIN line and, after it, one END line (detail.begins, "
             "detail.ends and detail.inverted say what is wrong); keep every entry line between them."),
     )),
-    Check("hot-memory:entries", "hot_memory", "every hot-memory entry is valid",
-          ok=("entries-valid:{label}",), order=62, problems=(
+    Check("hot-memory:entries", "every hot-memory entry is valid",
+          ok=("entries-valid:{label}",), problems=(
         Problem(
             "pending-silent-loss:{label}", "warn",
             "Some on-disk entries fail validation (no NAME|ROLE|RELATION|PREFERENCE|RULE prefix followed by "
@@ -43,8 +43,8 @@ CHECKS = (
             "Fix the entries the finding lists (detail.dropped): add a valid prefix or shorten them, before the "
             "next review rewrites the file."),
     )),
-    Check("hot-memory:capacity", "hot_memory", "each hot-memory file has headroom below the 48-entry cap",
-          ok=("cap-ok:{label}",), order=63, problems=(
+    Check("hot-memory:capacity", "each hot-memory file has headroom below the 48-entry cap",
+          ok=("cap-ok:{label}",), problems=(
         Problem(
             "cap-pressure:{label}", "warn",
             "A hot-memory file holds cap_pressure (46 by default) or more valid entries of its 48: the next "

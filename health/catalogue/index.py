@@ -2,8 +2,8 @@
 from health.catalogue import Check, Problem
 
 CHECKS = (
-    Check("index:integrity", "index", "the index policy is explicit and any adopted index matches the corpus",
-          ok=("index-no-index-v1", "index-verified"), order=50, problems=(
+    Check("index:integrity", "the index policy is explicit and any adopted index matches the corpus",
+          ok=("index-no-index-v1", "index-verified"), problems=(
         Problem(
             "index-evidence-missing", "warn",
             "Neither an index manifest (M/INDEX/index-manifest.json) nor the policy marker "
@@ -28,8 +28,8 @@ CHECKS = (
             "Rebuild the index from the canonical files and rewrite the manifest (`cortex rebuild "
             "--from-canonical` proves the records rebuild); never edit the index by hand."),
     )),
-    Check("index:freshness", "index", "an adopted index was built recently",
-          ok=("index-fresh",), order=51, problems=(
+    Check("index:freshness", "an adopted index was built recently",
+          ok=("index-fresh",), problems=(
         Problem(
             "index-freshness-invalid", "warn",
             "The manifest's indexed_at is not a valid timestamp or lies in the future, so freshness cannot be "

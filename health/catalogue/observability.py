@@ -2,8 +2,8 @@
 from health.catalogue import Check, Problem
 
 CHECKS = (
-    Check("observability:evidence", "observability", "observability logs exist and every one could be measured",
-          ok=("observability-evidence-present",), order=40, problems=(
+    Check("observability:evidence", "observability logs exist and every one could be measured",
+          ok=("observability-evidence-present",), problems=(
         Problem(
             "observability-evidence-missing", "warn",
             "There is no *.jsonl or *.log file under O (or O is missing or unreadable): nothing is being logged.",
@@ -18,8 +18,8 @@ CHECKS = (
             "Replace the refused entries the finding lists with regular files (or remove them) and fix the "
             "folder permissions."),
     )),
-    Check("observability:bytes", "observability", "observability logs stay under the size limit",
-          ok=("observability-bytes-ok",), order=41, problems=(
+    Check("observability:bytes", "observability logs stay under the size limit",
+          ok=("observability-bytes-ok",), problems=(
         Problem(
             "observability-bytes-exceeded", "warn",
             "Observability logs under O take more than observability_max_bytes (256 MiB by default) in total.",
@@ -27,8 +27,8 @@ CHECKS = (
             "Rotate or archive old logs out of O (compress them elsewhere), find the log that grew fastest, and "
             "raise observability_max_bytes only if the volume is expected.", threshold="observability_max_bytes"),
     )),
-    Check("observability:age", "observability", "no observability log is older than the retention limit",
-          ok=("observability-age-ok",), order=42, problems=(
+    Check("observability:age", "no observability log is older than the retention limit",
+          ok=("observability-age-ok",), problems=(
         Problem(
             "observability-age-exceeded", "warn",
             "The oldest observability log was last modified longer ago than observability_max_age_ms (30 days "

@@ -4,8 +4,8 @@ from health.catalogue import Check, Problem
 LOG = "O/pending-proposals.jsonl"
 
 CHECKS = (
-    Check("proposals:log", "proposals", "the proposal queue is present and well formed",
-          ok=("proposal-evidence-ok",), order=30, problems=(
+    Check("proposals:log", "the proposal queue is present and well formed",
+          ok=("proposal-evidence-ok",), problems=(
         Problem(
             "proposal-evidence-missing", "warn",
             f"{LOG} does not exist, so the proposal backlog cannot be measured.",
@@ -18,8 +18,8 @@ CHECKS = (
             ("a torn or concurrent write", "a hand edit", "the queue replaced by a symlink or a directory"),
             "Repair or remove the lines the finding names (keep a copy) and keep the queue a regular file."),
     )),
-    Check("proposals:pending", "proposals", "few proposals wait for approval",
-          ok=("proposal-backlog-ok",), order=31, problems=(
+    Check("proposals:pending", "few proposals wait for approval",
+          ok=("proposal-backlog-ok",), problems=(
         Problem(
             "proposal-backlog-high", "warn",
             "More proposals are pending than proposal_backlog (10 by default): approvals are not keeping up.",

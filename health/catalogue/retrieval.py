@@ -4,8 +4,8 @@ from health.catalogue import Check, Problem
 LOG = "O/memory-retrievals.jsonl"
 
 CHECKS = (
-    Check("retrieval:latest", "retrieval", "a valid retrieval row proves memory was read recently",
-          ok=("retrieval-fresh",), order=20, problems=(
+    Check("retrieval:latest", "a valid retrieval row proves memory was read recently",
+          ok=("retrieval-fresh",), problems=(
         Problem(
             "retrieval-missing", "warn",
             f"No retrieval has been recorded: {LOG} is absent or has no rows, so nothing proves memory is read.",

@@ -4,8 +4,8 @@ from health.catalogue import Check, Problem
 STATE = "O/review-state.json"
 
 CHECKS = (
-    Check("review-state:file", "review_state", "the reviewer cadence state is present and parseable",
-          ok=("state-readable",), order=70, problems=(
+    Check("review-state:file", "the reviewer cadence state is present and parseable",
+          ok=("state-readable",), problems=(
         Problem(
             "state-missing", "warn",
             f"{STATE} does not exist: the reviewer cadence hook has never run.",
@@ -18,8 +18,8 @@ CHECKS = (
             "Fix the JSON (the reason names the problem) or delete the file so the hook recreates it; the "
             "cadence restarts from zero."),
     )),
-    Check("review-state:last-review", "review_state", "the reviewer fired recently",
-          ok=("review-fresh",), order=71, problems=(
+    Check("review-state:last-review", "the reviewer fired recently",
+          ok=("review-fresh",), problems=(
         Problem(
             "review-stale", "warn",
             "last_review_at is missing or older than reviewer_stale_ms (7 days by default): the autonomic "

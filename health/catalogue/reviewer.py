@@ -4,8 +4,8 @@ from health.catalogue import Check, Problem
 LOG = "O/reviewer-runs.jsonl"
 
 CHECKS = (
-    Check("reviewer:latest-run", "reviewer", "the latest reviewer run succeeded (or was a valid skip) recently",
-          ok=("reviewer-fresh",), order=10, problems=(
+    Check("reviewer:latest-run", "the latest reviewer run succeeded (or was a valid skip) recently",
+          ok=("reviewer-fresh",), problems=(
         Problem(
             "reviewer-evidence-missing", "warn",
             f"No reviewer run has been recorded: {LOG} is absent or has no row, and no run directory is newer.",
@@ -72,8 +72,8 @@ CHECKS = (
             "O/review-state.json, then end a session to fire a review. Raise reviewer_stale_ms if reviews are "
             "meant to be rarer.", threshold="reviewer_stale_ms"),
     )),
-    Check("reviewer:recent-runs", "reviewer", "few of the last 5 reviewer runs failed and none hit EAT_CAP",
-          ok=("reviewer-healthy",), order=11, problems=(
+    Check("reviewer:recent-runs", "few of the last 5 reviewer runs failed and none hit EAT_CAP",
+          ok=("reviewer-healthy",), problems=(
         Problem(
             "reviewer-failing", "warn",
             "3 or more of the last 5 terminal reviewer runs failed: even when the latest one succeeded, the "

@@ -1,12 +1,14 @@
-"""Help data: ids about the run itself (inputs, collectors, publication, the gate). Part of the catalogue.
+"""Help data: ids about the run itself. Part of the catalogue; placed by health.checks.
 
-Emitted by health.rules.run_inputs, health.evaluate, health.run and health.gate.
+INPUTS (thresholds, config, clock: emitted by health.rules.run_inputs) come first in the
+report; OUTCOMES (collector errors and unjudged evidence: health.evaluate; publication:
+health.run; the deadline: health.gate) come after every collector's checks.
 """
 from health.catalogue import Check, Problem
 
-CHECKS = (
-    Check("cortex:thresholds", None, "every threshold override is a finite number > 0",
-          ok=("cortex-thresholds-valid",), order=0, problems=(
+INPUTS = (
+    Check("cortex:thresholds", "every threshold override is a finite number > 0",
+          ok=("cortex-thresholds-valid",), problems=(
         Problem(
             "cortex-threshold-invalid", "critical",
             "A threshold override (config file, CORTEX_* variable or --threshold) is not a finite number > 0 or "
@@ -22,8 +24,8 @@ CHECKS = (
             ("a wrong path", "a syntax error", "extra top-level keys"),
             "Fix the file so it is exactly {\"thresholds\": {NAME: VALUE, ...}} or drop --config."),
     )),
-    Check("cortex:clock", None, "the audit's clock is valid",
-          ok=("cortex-clock-valid",), order=1, problems=(
+    Check("cortex:clock", "the audit's clock is valid",
+          ok=("cortex-clock-valid",), problems=(
         Problem(
             "cortex-clock-invalid", "critical",
             "--now or CORTEX_HEALTH_NOW is not a valid timestamp; real time was used so every age check still "
@@ -32,15 +34,24 @@ CHECKS = (
             "Use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS[.frac]] with Z or ±HH:MM (years 0100-9999 in UTC), "
             "or unset CORTEX_HEALTH_NOW."),
     )),
-    Check("cortex:collectors", None, "every collector ran", ok=(), order=80, problems=(
+)
+
+OUTCOMES = (
+    Check("cortex:collectors", "every collector ran", ok=(), problems=(
         Problem(
             "{collector}-collector-error", "critical",
             "A collector raised an unexpected error; its evidence could not be judged (the others still ran).",
             ("a bug in the collector", "an unexpected file system state"),
             "Read detail.error; report it with the tree's shape (not its content) if it is a bug. The other "
             "findings of the run are still valid."),
+        Problem(
+            "{collector}-evidence-unjudged", "critical",
+            "A collector produced evidence that no rule judged, so nothing vouches for it.",
+            ("a collector added to the check list without its rule", "a check list assembled by hand"),
+            "Give the collector's row in health/checks.py its rule's judge (every row names collect, judge and "
+            "catalogue entries)."),
     )),
-    Check("publish:report-path", None, "the --report-path copy was written", ok=(), order=90, problems=(
+    Check("publish:report-path", "the --report-path copy was written", ok=(), problems=(
         Problem(
             "report-path-refused", "critical",
             "--report-path / CORTEX_HEALTH_REPORT_PATH names a place the report must not go (a symlink, a "
@@ -53,7 +64,7 @@ CHECKS = (
             ("a read-only or full file system", "permissions on the folder"),
             "Fix the folder's permissions or free space; the reason names the failing step."),
     )),
-    Check("publish:health-log", None, "the report was appended to memory-health.jsonl", ok=(), order=91, problems=(
+    Check("publish:health-log", "the report was appended to memory-health.jsonl", ok=(), problems=(
         Problem(
             "health-log-append-failed", "warn",
             "The report could not be appended to O/memory-health.jsonl, so the status line and the history do "
@@ -63,7 +74,7 @@ CHECKS = (
             "Make memory-health.jsonl a regular writable file (or remove it so it is recreated); check for a stuck "
             "cortex-health process holding memory-health.jsonl.lock."),
     )),
-    Check("publish:prometheus-textfile", None, "the Prometheus textfile was written", ok=(), order=92, problems=(
+    Check("publish:prometheus-textfile", "the Prometheus textfile was written", ok=(), problems=(
         Problem(
             "prometheus-textfile-refused", "critical",
             "--prometheus-textfile names a place the metrics must not go (a symlink, a directory, a missing "
@@ -78,7 +89,7 @@ CHECKS = (
             "Give the user that runs cortex-health write access to the textfile directory (the write is a "
             "temporary file and a rename in that folder)."),
     )),
-    Check("gate:deadline", None, "the gate's check finished within its deadline", ok=(), order=95, problems=(
+    Check("gate:deadline", "the gate's check finished within its deadline", ok=(), problems=(
         Problem(
             "health-check-deadline-exceeded", "warn",
             "`cortex-health gate` stopped the check at its --timeout: no evidence was judged in this run.",

@@ -1,18 +1,16 @@
-"""Evaluate stage: the rule registry. Called by health.evaluate.
+"""Evaluate stage: what a rule is. Its modules are wired to their collectors by health.checks.
 
-A rule is a module in this package defining `RULE = Rule(...)`: a pure function that
-judges one collector's evidence (or, with collector=None, the run's own inputs) against
-thresholds and now. Found by scanning the package, so adding one is a one-file change.
+A rule module defines `judge(evidence, context)`: a pure function that judges one
+collector's evidence (or, for health.rules.run_inputs, the run's own inputs) against the
+thresholds and the clock, yielding findings. It never reads anything else.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from health.clock import Clock
+from thresholds.clock import Clock
 from health.model import Finding
 from thresholds.sources import EffectiveThresholds
 
@@ -27,17 +25,10 @@ class Context:
         return self.clock.now_ms
 
 
+Judge = Callable[[Any, Context], Iterable[Finding]]
+
+
 @dataclass(frozen=True)
 class Rule:
     collector: str | None  # whose evidence it judges; None for the run's own inputs
-    order: int
-    judge: Callable[[Any, Context], Iterable[Finding]]
-
-
-def discovered() -> list[Rule]:
-    rules: list[Rule] = []
-    for info in pkgutil.iter_modules(__path__):
-        rule = getattr(importlib.import_module(f"{__name__}.{info.name}"), "RULE", None)
-        if isinstance(rule, Rule):
-            rules.append(rule)
-    return sorted(rules, key=lambda r: r.order)
+    judge: Judge

@@ -1,4 +1,4 @@
-"""Evaluate stage rule: hot-memory files. Used by health.evaluate through the rule registry.
+"""Evaluate stage rule: hot-memory files. Used by health.evaluate through the check list (health.checks).
 
 A missing or unreadable hot file, or corrupt markers, means the assistant may load nothing:
 critical. Invalid on-disk entries would be erased by the next curation write: warn.
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from collectors.hot_memory import HotFile, HotMemoryEvidence
 from health.findings import critical, ok, warn
 from health.model import EvidenceStatus, Finding, as_json
-from health.rules import Context, Rule
+from health.rules import Context
 
 FILE_NAMES = {"principal": "PRINCIPAL_MEMORY.md", "da": "DA_MEMORY.md"}
 
@@ -56,5 +56,3 @@ def judge_file(hot: HotFile, ctx: Context) -> Iterator[Finding]:
     else:
         yield ok(f"cap-ok:{label}", f"{label} memory has headroom ({hot.valid_entries}/{hot.cap_entries}).", **where)
 
-
-RULE = Rule("hot_memory", 60, judge)

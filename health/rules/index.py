@@ -1,4 +1,4 @@
-"""Evaluate stage rule: index evidence. Used by health.evaluate through the rule registry.
+"""Evaluate stage rule: index evidence. Used by health.evaluate through the check list (health.checks).
 
 An explicit no-index-v1 marker is healthy; a verified manifest must also be fresh; an
 invalid manifest or marker and any digest mismatch are critical; no evidence at all warns.
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from collectors.index import ABSENT, INVALID, MISMATCH, NO_INDEX, IndexEvidence
 from health.findings import critical, human_ms, ok, warn
 from health.model import Finding
-from health.rules import Context, Rule
+from health.rules import Context
 
 
 def judge(ev: IndexEvidence, ctx: Context) -> Iterator[Finding]:
@@ -49,5 +49,3 @@ def freshness(ev: IndexEvidence, ctx: Context) -> Finding:
         return warn("index-stale", f"Index is {human_ms(age)} old (threshold {human_ms(stale)}).", **where)
     return ok("index-fresh", f"Index is {human_ms(age)} old.", **where)
 
-
-RULE = Rule("index", 50, judge)

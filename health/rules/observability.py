@@ -1,4 +1,4 @@
-"""Evaluate stage rule: observability volume and age. Used by health.evaluate via the registry.
+"""Evaluate stage rule: observability volume and age. Used by health.evaluate via the check list (health.checks).
 
 An mtime later than the audit's now (a log written after an injected --now, or clock skew)
 is age 0 for the retention check: it proves that file is not old, and the oldest file is a
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from collectors.observability import ObservabilityEvidence
 from health.findings import human_ms, ok, warn
 from health.model import EvidenceStatus, Finding
-from health.rules import Context, Rule
+from health.rules import Context
 
 
 def judge(ev: ObservabilityEvidence, ctx: Context) -> Iterator[Finding]:
@@ -54,5 +54,3 @@ def age(ev: ObservabilityEvidence, ctx: Context) -> Iterator[Finding]:
     else:
         yield ok("observability-age-ok", f"Oldest observability log is {human_ms(measured)} old.", **where)
 
-
-RULE = Rule("observability", 40, judge)

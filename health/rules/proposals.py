@@ -1,4 +1,4 @@
-"""Evaluate stage rule: proposal evidence. Used by health.evaluate through the rule registry."""
+"""Evaluate stage rule: proposal evidence. Used by health.evaluate through the check list (health.checks)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from collectors.proposals import ProposalEvidence
 from health.findings import line_list, malformed_detail, ok, warn
 from health.model import EvidenceStatus, Finding
-from health.rules import Context, Rule
+from health.rules import Context
 
 
 def judge(ev: ProposalEvidence, ctx: Context) -> Iterator[Finding]:
@@ -33,5 +33,3 @@ def judge(ev: ProposalEvidence, ctx: Context) -> Iterator[Finding]:
     else:
         yield ok("proposal-backlog-ok", f"{ev.pending} pending proposals (threshold {backlog}).", **where)
 
-
-RULE = Rule("proposals", 30, judge)

@@ -1,4 +1,4 @@
-"""Evaluate stage rule: retrieval evidence. Used by health.evaluate through the rule registry.
+"""Evaluate stage rule: retrieval evidence. Used by health.evaluate through the check list (health.checks).
 
 Only a well-formed, valid, past latest row within the window proves retrieval works.
 """
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from collectors.retrieval import RetrievalEvidence
 from health.findings import human_ms, line_list, malformed_detail, ok, warn
 from health.model import EvidenceStatus, Finding
-from health.rules import Context, Rule
+from health.rules import Context
 
 
 def judge(ev: RetrievalEvidence, ctx: Context) -> Iterator[Finding]:
@@ -45,5 +45,3 @@ def freshness(ev: RetrievalEvidence, age: int, stale: float) -> Finding:
                     threshold=stale, **where)
     return ok("retrieval-fresh", f"Latest retrieval is {human_ms(age)} old.", threshold=stale, **where)
 
-
-RULE = Rule("retrieval", 20, judge)

@@ -1,4 +1,4 @@
-"""Evaluate stage rule: review-state.json. Used by health.evaluate through the rule registry.
+"""Evaluate stage rule: review-state.json. Used by health.evaluate through the check list (health.checks).
 
 Beyond the reference: a state without last_review_at, or with one that cannot be parsed or
 lies in the future, never reads as a fresh review.
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from collectors.review_state import ReviewStateEvidence
 from health.findings import critical, human_ms, ok, warn
 from health.model import EvidenceStatus, Finding
-from health.rules import Context, Rule
+from health.rules import Context
 
 
 def judge(ev: ReviewStateEvidence, ctx: Context) -> Iterator[Finding]:
@@ -40,5 +40,3 @@ def judge(ev: ReviewStateEvidence, ctx: Context) -> Iterator[Finding]:
     else:
         yield ok("review-fresh", f"Last reviewer fire was {human_ms(age)} ago.", **where)
 
-
-RULE = Rule("review_state", 70, judge)

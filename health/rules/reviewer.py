@@ -1,4 +1,4 @@
-"""Evaluate stage rule: reviewer evidence. Used by health.evaluate through the rule registry.
+"""Evaluate stage rule: reviewer evidence. Used by health.evaluate through the check list (health.checks).
 
 Latest evidence wins over history: a malformed log, a stuck or parse-failed newer run
 directory, or a bad latest row is critical whatever succeeded before. The recent history
@@ -12,7 +12,7 @@ from collectors.reviewer import ReviewerEvidence
 from collectors.reviewer_rows import RowClass
 from health.findings import critical, human_ms, line_list, malformed_detail, ok, warn
 from health.model import EvidenceStatus, Finding
-from health.rules import Context, Rule
+from health.rules import Context
 
 FAILING_RUNS = 3  # of the last collectors.reviewer.HISTORY terminal rows
 
@@ -90,5 +90,3 @@ def history(ev: ReviewerEvidence) -> Iterator[Finding]:
         yield ok("reviewer-healthy", f"{len(failed)} of the last {runs} reviewer runs failed; none hit EAT_CAP.",
                  measured=len(failed), threshold=FAILING_RUNS, unit="count")
 
-
-RULE = Rule("reviewer", 10, judge)

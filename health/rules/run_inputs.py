@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from cortex.timestamps import iso_from_ms
 from health.findings import critical, ok
 from health.model import Finding
-from health.rules import Context, Rule
+from health.rules import Context
 from thresholds.sources import Threshold
 
 
@@ -37,5 +37,3 @@ def judge(_evidence: None, ctx: Context) -> Iterator[Finding]:
 def _in_force(ctx: Context, name: str) -> Threshold | None:
     return next((item for item in ctx.thresholds.values if item.name == name), None)
 
-
-RULE = Rule(None, 0, judge)

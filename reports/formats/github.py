@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from reports.units import human_value
+from reports.severity import worst_first
 
 PER_STEP = 10  # GitHub shows at most 10 error and 10 warning annotations per step
 MAX_SUMMARY_BYTES = 512 * 1024
@@ -56,7 +57,7 @@ def summary_markdown(document: Mapping[str, Any]) -> str:
              f"at {cell(document.get('ts'))}, root `{cell(document.get('root'))}`", ""]
     if document.get("reason"):
         lines += [f"**The auditor could not run:** {cell(document['reason'])}", ""]
-    findings = sorted(document.get("findings") or (), key=lambda f: f["severity"] != "critical")
+    findings = worst_first(document.get("findings") or ())
     if findings:
         lines += ["| severity | id | message | measured | threshold |", "| --- | --- | --- | --- | --- |"]
         for item in findings:

@@ -17,7 +17,7 @@ STATUS = {"ok": "pass", "warn": "warn", "critical": "fail", "unknown": "fail"}
 
 def check_key(finding_id: str) -> tuple[str, str, str]:
     """(check key, componentId, componentType) of an id; unknown ids keep their own name."""
-    from health.catalogue import lookup
+    from health.catalogue.find import lookup
 
     match = lookup(finding_id)
     if match is None:

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from reports.measurements import Measurement, measurements
+from reports.severity import worst_first
 
 STATE = {"ok": "OK", "warn": "WARNING", "critical": "CRITICAL", "unknown": "UNKNOWN"}
-ORDER = {"critical": 0, "warn": 1}
 MAX_FIRST_LINE = 79
 UOM = {"seconds": "s", "bytes": "B", "count": ""}
 
@@ -49,7 +49,7 @@ def measurement_perf(item: Measurement) -> str:
 
 
 def summary(document: Mapping[str, Any]) -> str:
-    findings = sorted(document.get("findings") or (), key=lambda f: ORDER.get(f["severity"], 2))
+    findings = worst_first(document.get("findings") or ())
     if document.get("overall") == "unknown":
         return clean(document.get("reason") or "the auditor could not run")
     if not findings:
@@ -72,7 +72,7 @@ def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose:
            environ: Mapping[str, str] | None = None) -> None:
     counts = document.get("counts") or {}
     lines = [first_line(document)]
-    for item in sorted(document.get("findings") or (), key=lambda f: ORDER.get(f["severity"], 2)):
+    for item in worst_first(document.get("findings") or ()):
         lines.append(f"[{STATE.get(item['severity'], 'UNKNOWN')}] {clean(item['id'])}: {clean(item['message'])}")
     if document.get("overall") == "unknown":
         lines.append(f"reason: {clean(document.get('reason') or 'unknown')}")

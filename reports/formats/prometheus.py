@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
 from reports.measurements import measurements, now_ms
+from reports.severity import rank
 
 PREFIX = "cortex_health_"
-SEVERITY = {"ok": 0, "warn": 1, "critical": 2, "unknown": 3}
 
 
 def escape_label(value: str) -> str:
@@ -43,9 +43,9 @@ def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, s
 
 def check_rows(document: Mapping[str, Any]) -> list[tuple[str, str, int]]:
     """(id, collector, severity number) for every id of the run, ok ones included."""
-    from health.catalogue import lookup
+    from health.catalogue.find import lookup
 
-    rows = [(item["id"], SEVERITY.get(item["severity"], 3)) for item in document.get("findings") or ()]
+    rows = [(item["id"], rank(item["severity"])) for item in document.get("findings") or ()]
     rows += [(finding_id, 0) for finding_id in document.get("ok_summary") or ()]
     result = []
     for finding_id, severity in rows:
@@ -71,7 +71,7 @@ def lines_for(document: Mapping[str, Any]) -> list[str]:
     now = now_ms(document)
     counts = document.get("counts") or {}
     lines = family("overall", "Overall result of the last cortex-health run: 0 ok, 1 warn, 2 critical, 3 unknown "
-                   "(the auditor could not run).", [((), SEVERITY.get(document.get("overall"), 3))])
+                   "(the auditor could not run).", [((), rank(document.get("overall")))])
     if now is not None:
         lines += family("last_run_timestamp_seconds", "When the last cortex-health run happened (its clock), in "
                         "seconds since the epoch.", [((), now / 1000)])

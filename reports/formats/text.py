@@ -11,16 +11,12 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from reports.units import human_bytes, human_value
+from reports.severity import worst_first
 
 __all__ = ["human_bytes", "human_value", "render"]
 
-ORDER = {"critical": 0, "warn": 1}
 STYLE = {"critical": "bold red", "warn": "yellow", "ok": "green", "unknown": "magenta"}
 PLAIN_WIDTH = 120
-
-
-def worst_first(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(findings, key=lambda f: ORDER.get(f["severity"], 2))
 
 
 def findings_table(document: dict[str, Any]):

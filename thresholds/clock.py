@@ -1,4 +1,4 @@
-"""Evaluate stage input: the audit's "now". Resolved by the CLI, passed to the evaluator.
+"""Inputs: the audit's "now", resolved once from --now, CORTEX_HEALTH_NOW or real time. Used by health.run and health.gate.
 
 --now wins over CORTEX_HEALTH_NOW; both use the strict timestamp grammar. An unparseable
 value is kept as a problem (the evaluator reports `cortex-clock-invalid`) and real time is

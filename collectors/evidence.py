@@ -1,0 +1,73 @@
+"""Collect stage: the evidence vocabulary every collector returns. Used by collectors and read by health.
+
+Closed set of evidence states plus the frozen values that say where a collector looked and
+what it could read. Stdlib only. Nothing here decides a severity.
+"""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+class EvidenceStatus(str, enum.Enum):
+    """What a collector could measure: the closed set every evidence value reports."""
+
+    OK = "ok"  # measured
+    MISSING = "missing"  # nothing at the path
+    MALFORMED = "malformed"  # present but its content breaks the expected format
+    UNREADABLE = "unreadable"  # present but refused or unreadable (symlink, directory, FIFO, errno)
+    ERROR = "error"  # the collector itself raised
+    SKIPPED = "skipped"  # not run: the operator left it out (--only / --skip)
+
+
+@dataclass(frozen=True)
+class MalformedLine:
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class FileState:
+    """Where a collector looked and whether it could read it (`reason` says why not)."""
+
+    path: str
+    status: EvidenceStatus
+    reason: str | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.status in (EvidenceStatus.OK, EvidenceStatus.MALFORMED)
+
+
+@dataclass(frozen=True)
+class CollectorFailure:
+    """Evidence of a collector that raised: the evaluator turns it into `<name>-collector-error`."""
+
+    collector: str
+    error: str
+    status: EvidenceStatus = EvidenceStatus.ERROR
+
+
+@dataclass(frozen=True)
+class CollectorSkipped:
+    """Evidence of a collector the operator left out: judged by no rule, shown in the report."""
+
+    collector: str
+    reason: str
+    status: EvidenceStatus = EvidenceStatus.SKIPPED
+
+
+def as_json(value: Any) -> Any:
+    """Plain JSON data from frozen values: dataclasses, enums, tuples, mappings."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(key): as_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(item) for item in value]
+    return value

@@ -1,0 +1,35 @@
+"""Collect stage: run the collectors a check list names, each in isolation. Called by health.run.
+
+A collector is a plain `collect(layout)` function in its own module; which collectors run,
+and in which order, is decided by the one check list (health.checks). A collector that
+raises becomes CollectorFailure evidence and the others still run.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from collectors.layout import Layout
+from collectors.evidence import CollectorFailure, CollectorSkipped
+
+
+@dataclass(frozen=True)
+class Collector:
+    name: str  # evidence key and finding prefix (`<name>-collector-error`)
+    collect: Callable[[Layout], Any]
+
+
+def run_one(collector: Collector, layout: Layout) -> Any:
+    try:
+        return collector.collect(layout)
+    except Exception as error:  # noqa: BLE001 - failure is data: it becomes a finding
+        return CollectorFailure(collector.name, f"{type(error).__name__}: {error}"[:500])
+
+
+def collect_all(layout: Layout, collectors: Sequence[Collector],
+                selected: frozenset[str] | None = None) -> dict[str, Any]:
+    """Evidence per collector name, in the given order; a collector not in `selected` is skipped (as data)."""
+    return {collector.name: run_one(collector, layout) if selected is None or collector.name in selected
+            else CollectorSkipped(collector.name, "left out by --only/--skip")
+            for collector in collectors}

@@ -1,0 +1,62 @@
+"""Evidence rows (stdlib only): strict row models of O/ logs; used by cortex.retrieval and collectors.retrieval.
+
+The memory-retrievals.jsonl row: the hook that writes it and the auditor that reads it
+share this shape, so they cannot drift apart: exactly ts, query_hash, returned_count,
+duration_ms and an optional top_score. Integers are JSON integers (booleans are not numbers); numbers are finite and
+>= 0. A plain dataclass rather than pydantic keeps the recall hook and the collector fast.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from cortex.timestamps import parse_timestamp_ms
+
+REQUIRED = frozenset(["ts", "query_hash", "returned_count", "duration_ms"])
+OPTIONAL = frozenset(["top_score"])
+
+
+def is_count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def is_duration(value: object) -> bool:
+    return type(value) in (int, float) and math.isfinite(value) and value >= 0
+
+
+def retrieval_row_problem(row: dict) -> str | None:
+    """Why `row` is not a valid memory-retrievals.jsonl row, or None."""
+    keys = set(row)
+    if not REQUIRED <= keys or not keys <= REQUIRED | OPTIONAL:
+        return f"keys must be {sorted(REQUIRED)} plus optional top_score"
+    if parse_timestamp_ms(row["ts"]) is None:
+        return "ts is not a valid timestamp"
+    if not isinstance(row["query_hash"], str) or not row["query_hash"]:
+        return "query_hash must be a non-empty string"
+    if not is_count(row["returned_count"]):
+        return "returned_count must be an integer >= 0"
+    if not is_duration(row["duration_ms"]):
+        return "duration_ms must be a finite number >= 0"
+    if "top_score" in row and not is_duration(row["top_score"]):
+        return "top_score must be a finite number >= 0"
+    return None
+
+
+@dataclass(frozen=True)
+class RetrievalRow:
+    ts: str
+    query_hash: str
+    returned_count: int
+    duration_ms: float
+    top_score: float | None = None  # absent from the row when nothing was returned
+
+    def as_row(self) -> dict:
+        """The JSON object to append; ValueError if it breaks the shape the auditor checks."""
+        row = {"ts": self.ts, "query_hash": self.query_hash, "returned_count": self.returned_count,
+               "duration_ms": self.duration_ms}
+        if self.top_score is not None:
+            row["top_score"] = self.top_score
+        problem = retrieval_row_problem(row)
+        if problem:
+            raise ValueError(f"retrieval row: {problem}")
+        return row

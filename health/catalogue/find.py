@@ -1,0 +1,63 @@
+"""Help data: look a reported id up in the catalogue of the check list. Used by explain, -v and the formats.
+
+Literal ids and `{label}` ids (expanded for every hot-memory label) are found by one dict
+lookup; a `{collector}` id matches any lowercase collector name written with `-`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from cortex.layout import HOT_LABELS
+from health.catalogue import Check, Match, Problem
+from health.checks import catalogue
+
+_Entry = tuple[Check, Problem | None]
+
+
+def checks() -> tuple[Check, ...]:
+    """Every check, in report order."""
+    return catalogue()
+
+
+@lru_cache(maxsize=1)
+def _index() -> tuple[dict[str, tuple[Check, Problem | None, str | None]], tuple[tuple[str, str, Check, Problem | None], ...]]:
+    exact: dict[str, tuple[Check, Problem | None, str | None]] = {}
+    templates: list[tuple[str, str, Check, Problem | None]] = []
+    for check in checks():
+        entries: list[tuple[str, Problem | None]] = [(ok, None) for ok in check.ok]
+        entries += [(problem.id, problem) for problem in check.problems]
+        for template, problem in entries:
+            if "{collector}" in template:
+                before, _, after = template.partition("{collector}")
+                templates.append((before, after, check, problem))
+            elif "{label}" in template:
+                exact.update({template.replace("{label}", label): (check, problem, label) for label in HOT_LABELS})
+            else:
+                exact[template] = (check, problem, None)
+    return exact, tuple(templates)
+
+
+def _collector_name(text: str) -> bool:
+    return bool(text) and text[0] != "-" and all(c.isdigit() or c == "-" or "a" <= c <= "z" for c in text)
+
+
+def lookup(finding_id: str) -> Match | None:
+    """The catalogue entry for a reported id (ok or not), or None for an id it does not know."""
+    exact, templates = _index()
+    found = exact.get(finding_id)
+    if found:
+        return Match(*found)
+    for before, after, check, problem in templates:
+        middle = finding_id[len(before):len(finding_id) - len(after)] if len(finding_id) > len(before + after) else ""
+        if finding_id.startswith(before) and finding_id.endswith(after) and _collector_name(middle):
+            return Match(check, problem, middle)
+    return None
+
+
+def problems() -> list[tuple[Check, Problem]]:
+    return [(check, problem) for check in checks() for problem in check.problems]
+
+
+def known_ids() -> list[str]:
+    """Every id as written in the catalogue (templates unexpanded): problems, then ok ids."""
+    return [p.id for _, p in problems()] + [ok for check in checks() for ok in check.ok]

@@ -1,0 +1,82 @@
+"""Judgement: THE check list, in report order. Read by health.run, the options (--only/--skip) and the catalogue.
+
+Each row names one collector (what it measures), the rule that judges its evidence and
+the catalogue entries (meaning, causes, fix) of the ids that rule emits. Adding a check
+is its collector module, its rule module, its catalogue module and one row here. The
+run's own inputs are judged first (INPUTS); ids about collector errors, publication and
+the gate come last (health.catalogue.run.OUTCOMES).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from collectors import hot_memory, index, observability, proposals, retrieval, review_state, reviewer
+from collectors.runner import Collector
+from health.catalogue import Check
+from health.catalogue import hot_memory as hot_memory_entries
+from health.catalogue import index as index_entries
+from health.catalogue import observability as observability_entries
+from health.catalogue import proposals as proposals_entries
+from health.catalogue import retrieval as retrieval_entries
+from health.catalogue import review_state as review_state_entries
+from health.catalogue import reviewer as reviewer_entries
+from health.catalogue import run as run_entries
+from health.rules import Judge, Rule
+from health.rules import hot_memory as hot_memory_rule
+from health.rules import index as index_rule
+from health.rules import observability as observability_rule
+from health.rules import proposals as proposals_rule
+from health.rules import retrieval as retrieval_rule
+from health.rules import review_state as review_state_rule
+from health.rules import reviewer as reviewer_rule
+from health.rules import run_inputs
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One collector, the rule that judges its evidence, and the catalogue entries of that rule's ids."""
+
+    collector: Collector
+    judge: Judge
+    entries: tuple[Check, ...]
+
+    @property
+    def name(self) -> str:
+        return self.collector.name
+
+
+def row(name: str, collect, judge: Judge, entries: tuple[Check, ...]) -> CheckRow:
+    return CheckRow(Collector(name, collect), judge, entries)
+
+
+CHECKS: tuple[CheckRow, ...] = (
+    row("reviewer", reviewer.collect, reviewer_rule.judge, reviewer_entries.CHECKS),
+    row("retrieval", retrieval.collect, retrieval_rule.judge, retrieval_entries.CHECKS),
+    row("proposals", proposals.collect, proposals_rule.judge, proposals_entries.CHECKS),
+    row("observability", observability.collect, observability_rule.judge, observability_entries.CHECKS),
+    row("index", index.collect, index_rule.judge, index_entries.CHECKS),
+    row("hot_memory", hot_memory.collect, hot_memory_rule.judge, hot_memory_entries.CHECKS),
+    row("review_state", review_state.collect, review_state_rule.judge, review_state_entries.CHECKS),
+)
+
+INPUTS = Rule(None, run_inputs.judge)  # thresholds, config and clock: judged before any evidence
+
+
+def rules(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Rule, ...]:
+    """What the evaluator applies, in report order."""
+    return (INPUTS,) + tuple(Rule(item.name, item.judge) for item in checks)
+
+
+def collectors(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Collector, ...]:
+    return tuple(item.collector for item in checks)
+
+
+def names(checks: tuple[CheckRow, ...] = CHECKS) -> list[str]:
+    """Every collector's name, in report order (what --only and --skip accept)."""
+    return [item.name for item in checks]
+
+
+def catalogue(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Check, ...]:
+    """Every catalogue entry in report order, each naming the collector of its row."""
+    rows = tuple(replace(entry, collector=item.name) for item in checks for entry in item.entries)
+    return run_entries.INPUTS + rows + run_entries.OUTCOMES

@@ -1,0 +1,95 @@
+"""Arrows run one way: cortex ← thresholds ← collectors ← judgement ← reports ← application; no cycles.
+
+Every import in the tree (module level and inside functions, since a lazy import is still a
+dependency) is read with ast and each module is placed on its floor; an import that runs
+back up, or any import cycle between our modules, fails with the exact edge.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from tests.health_support import REPO
+
+PACKAGES = ("cortex", "thresholds", "collectors", "health", "reports")
+FLOORS = ("cortex", "thresholds", "collectors", "judgement", "reports", "application")
+JUDGEMENT = ("health.model", "health.findings", "health.evaluate", "health.rules", "health.catalogue", "health.checks")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for package in PACKAGES for path in sorted((REPO / package).rglob("*.py"))}
+
+
+def floor(module: str) -> int:
+    top = module.split(".")[0]
+    if top == "health":
+        if module == "health":
+            return FLOORS.index("judgement")  # the package marker: imports nothing
+        return FLOORS.index("judgement" if module.startswith(JUDGEMENT) else "application")
+    return FLOORS.index(top)
+
+
+def imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
+    found: set[str] = set()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found.update(name for name in names if name in known and name != module)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {module: imports(module, path, known) for module, path in known.items()}
+
+
+def test_every_module_is_on_a_floor_and_the_graph_is_not_empty():
+    edges = graph()
+    assert len(edges) > 100 and sum(map(len, edges.values())) > 200
+    assert {floor(module) for module in edges} == set(range(len(FLOORS)))
+
+
+def test_no_import_runs_back_up():
+    upward = [f"{module} ({FLOORS[floor(module)]}) imports {target} ({FLOORS[floor(target)]})"
+              for module, targets in graph().items() for target in sorted(targets) if floor(target) > floor(module)]
+    assert upward == []
+
+
+def test_there_is_no_import_cycle():
+    edges = graph()
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(module: str, trail: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(edges[module]):
+            if state.get(target) == 1:
+                cycles.append(trail[trail.index(target):] + [target])
+            elif target not in state:
+                visit(target, trail + [target])
+        state[module] = 2
+
+    for module in sorted(edges):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
+
+
+def test_the_checks_find_a_back_arrow_and_a_cycle():
+    # the detectors themselves: a reports module importing the CLI is an upward edge
+    assert floor("reports.document") < floor("health.cli") and floor("collectors.jsonl") < floor("health.model")
+    assert floor("thresholds.clock") < floor("collectors.runner") < floor("health.checks") < floor("reports.hints")

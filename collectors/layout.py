@@ -5,7 +5,8 @@ ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from collectors.paths import HEALTH_LOG_NAME, memory_dir, observability_dir, resolve_root
 
@@ -25,9 +26,11 @@ class Layout:
     policy: str
     manifest: str
     hot_files: tuple[tuple[str, str], ...]  # (label, path)
+    # the auditor's environment (PATH, HOME, subagent flags): injected, never read globally
+    environ: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def for_root(cls, root: str, manifest: str | None = None) -> "Layout":
+    def for_root(cls, root: str, manifest: str | None = None, environ: Mapping[str, str] | None = None) -> "Layout":
         root = os.path.abspath(os.path.expanduser(root))
         memory = memory_dir(root)
         return cls(
@@ -37,6 +40,7 @@ class Layout:
             policy=os.path.join(root, "LIFEOS", "CORTEX_INDEX_POLICY.json"),
             manifest=os.path.abspath(manifest) if manifest else os.path.join(memory, "INDEX", "index-manifest.json"),
             hot_files=tuple((label, os.path.join(root, *parts)) for label, parts in HOT_FILES),
+            environ=dict(environ or {}),
         )
 
     def evidence(self, name: str) -> str:

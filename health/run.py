@@ -66,7 +66,7 @@ def audit(options: Options, environ: Mapping[str, str]) -> Audit:
     clock = resolve_clock(options.now, environ)
     thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
     root = resolve_root(options.root, environ)
-    layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
+    layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None, environ)
     if not os.path.isdir(layout.root):
         raise AuditError(f"root {layout.root} is not a directory", layout.root)
     evidence = collect_all(layout, None if options.selected is None else frozenset(options.selected))

@@ -5,8 +5,11 @@ what it means, its likely causes and how to fix it. A module in this package def
 `CHECKS = (Check(...), ...)` for one collector (the module names mirror health.rules);
 tests hold the catalogue and the rules to each other, id by id and severity by severity.
 
-An id may be a template: `{label}` stands for a hot-memory file label (principal, da) and
-`{collector}` for any collector name with `_` written as `-`.
+An id may be a template: `{label}` stands for a hot-memory file label (principal, da),
+`{collector}` for any collector name with `_` written as `-`, `{file}` for a file name
+(a hook, tool or lock file), `{hook}` for a hook (a LifeOS hook file, a cortex hook command
+or a heartbeat name), `{event}` for a Claude Code hook event and `{program}` for the
+program word of a hook command.
 """
 from __future__ import annotations
 
@@ -19,7 +22,10 @@ from functools import lru_cache
 from collectors.layout import HOT_FILES
 
 HOT_LABELS = tuple(label for label, _ in HOT_FILES)
-_SLOTS = {"label": "|".join(HOT_LABELS), "collector": r"[a-z0-9][a-z0-9-]*"}
+_SLOTS = {"label": "|".join(HOT_LABELS), "collector": r"[a-z0-9][a-z0-9-]*",
+          "file": r"[A-Za-z0-9_][A-Za-z0-9_.-]*", "hook": r"[A-Za-z0-9][A-Za-z0-9_. -]*",
+          "event": r"[A-Za-z]+", "program": r"\S+"}
+_SLOT_SPLIT = re.compile(r"\{(" + "|".join(_SLOTS) + r")\}")
 
 
 @dataclass(frozen=True)
@@ -75,7 +81,7 @@ def checks() -> tuple[Check, ...]:
 
 
 def _pattern(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{(label|collector)\}", template)
+    parts = _SLOT_SPLIT.split(template)
     regex = "".join(f"(?P<{part}>{_SLOTS[part]})" if i % 2 else re.escape(part) for i, part in enumerate(parts))
     return re.compile(regex + r"\Z")
 
@@ -96,7 +102,8 @@ def lookup(finding_id: str) -> Match | None:
         found = pattern.match(finding_id)
         if found:
             slots = found.groupdict()
-            return Match(check, problem, slots.get("label") or slots.get("collector"))
+            named = ":".join(value for key, value in slots.items() if key not in ("label", "collector") and value)
+            return Match(check, problem, slots.get("label") or slots.get("collector") or named or None)
     return None
 
 

@@ -19,7 +19,8 @@ from cortex.reviewconfig import ReviewConfig, load_config
 from cortex.reviewinput import ReviewRequest, gather, session_of
 from cortex.reviewoutput import OutputRejected, ParsedOutput, parse_output
 from cortex.reviewprompt import corrective_prompt
-from cortex.reviewruns import ReviewRun, append_terminal_row, failure_row, open_run, skip_row, success_row
+from cortex.reviewruns import (ReviewRun, append_terminal_row, failure_row, open_run, record_start, skip_row,
+                               success_row)
 from cortex.reviewstate import read_state, state_lock, write_state
 from cortex.safepaths import memory_dir
 from cortex.timestamps import iso_from_ms, now_ms, parse_timestamp_ms
@@ -159,6 +160,7 @@ def run_review(inv, request: ReviewRequest) -> dict:
     ctx = WriteContext.from_invocation(inv)
     memory_dir(ctx.layout.memory_root, create=False)  # no memory root, no run: nothing to record into
     run = open_run(ctx.layout, ctx.now_ms)
+    record_start(ctx, run)
     progress = Progress()
     failure: CortexError | None = None
     try:

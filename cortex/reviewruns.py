@@ -1,6 +1,7 @@
 """Reviewer stage: the run's evidence — O/reviewer-runs/<runId>/ and the terminal row in O/reviewer-runs.jsonl; used by the reviewer.
 
-The run directory is created first thing, so a reviewer that dies leaves a directory
+The run directory is created first thing, then a `started` row goes to
+O/reviewer-starts.jsonl, so a reviewer that dies leaves a directory and a start
 without a terminal row (the auditor calls that timed out after its grace period). Its
 files are created whole and pass the privacy boundary first. Exactly one terminal row per
 run is appended at the end, in one of the three shapes the auditor accepts:
@@ -27,6 +28,7 @@ from cortex.timestamps import iso_from_ms
 from cortex.writecontext import scrub
 
 LOG_NAME = "reviewer-runs.jsonl"
+STARTS_LOG = "reviewer-starts.jsonl"  # one `started` row per run, before inference
 RUNS_DIR = "reviewer-runs"
 MAX_ID_BUMPS = 10_000
 
@@ -62,6 +64,19 @@ def open_run(layout: Layout, now_ms: int) -> ReviewRun:
             continue
         return ReviewRun(layout, run_id, now_ms + bump, path)
     raise FileExistsError(f"no free run id near {run_id_for(now_ms)} in {base}")
+
+
+def record_start(ctx, run: ReviewRun) -> str | None:
+    """The run's `started` row (run id, pid, host, ts) in O/reviewer-starts.jsonl, before any inference.
+
+    Kept apart from reviewer-runs.jsonl so that log keeps exactly its three terminal shapes; the
+    auditor joins the two by runId (running, interrupted, never started). Best effort, like every
+    evidence row: a failure comes back as a warning.
+    """
+    import socket
+
+    return ctx.record(STARTS_LOG, {"runId": run.run_id, "started": True, "pid": os.getpid(),
+                                   "host": socket.gethostname()})
 
 
 def append_terminal_row(layout: Layout, row: dict) -> None:

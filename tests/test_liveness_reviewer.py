@@ -65,3 +65,75 @@ def test_legacy_rows_without_both_guard_fields_are_valid_and_one_alone_is_malfor
     result = run_cli(root=root)
     assert result.code == 2 and result.finding("reviewer-evidence-invalid")["severity"] == "critical"
     assert "skipped_guard and skips only as a pair" in result.finding("reviewer-evidence-invalid")["message"]
+
+
+def dead_pid() -> int:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def start_row(ms: int, *, host: str | None = None, pid: int | None = None) -> dict:
+    import socket
+
+    run_id = iso(ms).replace(":", "-").replace(".", "-")
+    return {"ts": iso(ms), "runId": run_id, "started": True, "pid": pid or dead_pid(),
+            "host": host or socket.gethostname()}
+
+
+def write_log(root: Path, name: str, rows) -> None:
+    (obs(root) / name).write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def test_a_start_whose_holder_is_gone_is_interrupted_and_three_are_critical(tmp_path):
+    root = copy_demo(tmp_path)
+    finished = json.loads((obs(root) / "reviewer-runs.jsonl").read_text().splitlines()[-1])
+    done = {"ts": finished["runId"][:10] + "T08:59:30.004Z", "runId": finished["runId"], "started": True,
+            "pid": 1, "host": "elsewhere"}
+    write_log(root, "reviewer-starts.jsonl", [done, start_row(NOW_MS - 60_000)])
+    result = run_cli(root=root)
+    assert result.code == 1 and [f["id"] for f in result.report["findings"]] == ["reviewer-interrupted"]
+    [lost] = result.finding("reviewer-interrupted")["detail"]["runs"]
+    assert lost["holder"] == "gone" and lost["started"] == iso(NOW_MS - 60_000)
+    write_log(root, "reviewer-starts.jsonl", [done] + [start_row(NOW_MS - m * 60_000) for m in (3, 2, 1)])
+    result = run_cli(root=root)
+    assert result.code == 2 and result.finding("reviewer-interrupted-repeatedly")["detail"]["measured"] == 3
+
+
+def test_an_unverifiable_start_is_running_within_the_deadline_and_interrupted_after(tmp_path):
+    root = copy_demo(tmp_path)
+    write_log(root, "reviewer-starts.jsonl", [start_row(NOW_MS - 60_000, host="another-host", pid=4242)])
+    assert run_cli(root=root).code == 0  # running: 1 min of 3 min timeout + 10 min grace
+    write_log(root, "reviewer-starts.jsonl", [start_row(NOW_MS - 14 * 60_000, host="another-host", pid=4242)])
+    result = run_cli(root=root)
+    assert result.code == 1 and result.finding("reviewer-interrupted")["detail"]["runs"][0]["holder"] == "unverifiable"
+
+
+def test_a_spawn_without_a_started_row_never_started(tmp_path):
+    root = copy_demo(tmp_path)
+    fire = {"ts": iso(NOW_MS - 11 * 60_000), "session": "s", "turns": 8, "started": True,
+            "reason": "threshold reached", "pid": 4242}
+    write_log(root, "reviewer-fires.jsonl", [fire])
+    result = run_cli(root=root)
+    assert result.code == 2 and [f["id"] for f in result.report["findings"]] == ["reviewer-never-started"]
+    assert result.finding("reviewer-never-started")["detail"]["pid"] == 4242
+    write_log(root, "reviewer-starts.jsonl", [start_row(NOW_MS - 11 * 60_000 + 500, host="another-host", pid=4242)])
+    result = run_cli(root=root)
+    assert "reviewer-never-started" not in result.ids() and "reviewer-spawn-started" in result.report["ok_summary"]
+
+
+def test_a_review_run_writes_its_started_row_before_the_terminal_row(tmp_path):
+    from tests.review_support import chat, program, write_transcript
+    from tests.write_support import make_tree
+
+    tree = make_tree(tmp_path)
+    transcript = write_transcript(tree.home / "sess.jsonl", chat(2))
+    done = tree.cortex("review", "run", "--input", str(transcript), CORTEX_REVIEWER_COMMAND=program("curate"))
+    assert done.code == 0
+    [start] = tree.rows("reviewer-starts.jsonl")
+    [terminal] = tree.rows("reviewer-runs.jsonl")
+    assert start["runId"] == terminal["runId"] and start["started"] is True and start["ts"] == tree.now
+    assert isinstance(start["pid"], int) and start["host"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -17,8 +18,18 @@ TURNS = 8  # the default turn_threshold: no config file is needed for the loop t
 
 
 def fresh_tree(tmp_path):
-    """A `cortex init` tree (subprocess) whose injected clock is close to real time, as the audit's mtimes are."""
-    return make_tree(tmp_path, now=iso_from_ms(now_ms() // 1000 * 1000))
+    """A `cortex init` tree (subprocess) whose injected clock is close to real time, as the audit's mtimes are,
+    wired as a cortex-native install (settings.json registers the four cortex hooks by absolute path)."""
+    tree = make_tree(tmp_path, now=iso_from_ms(now_ms() // 1000 * 1000))
+    scripts = os.path.dirname(sys.executable)
+
+    def hooks(*commands: str) -> list:
+        return [{"hooks": [{"type": "command", "command": os.path.join(scripts, c)} for c in commands]}]
+
+    settings = {"hooks": {"UserPromptSubmit": hooks("cortex hot render", "cortex recall"),
+                          "Stop": hooks("cortex review fire", "cortex-health gate")}}
+    (tree.root / "settings.json").write_text(json.dumps(settings))
+    return tree
 
 
 def stop_hooks(tree, session: str, transcript, **env) -> list:

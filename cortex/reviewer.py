@@ -19,6 +19,7 @@ from cortex.reviewconfig import ReviewConfig, load_config
 from cortex.reviewinput import ReviewRequest, gather, session_of
 from cortex.reviewoutput import OutputRejected, ParsedOutput, parse_output
 from cortex.reviewprompt import corrective_prompt
+from cortex.reviewreplay import keep_failed
 from cortex.reviewruns import (ReviewRun, append_terminal_row, failure_row, open_run, record_start, skip_row,
                                success_row)
 from cortex.reviewstate import read_state, state_lock, write_state
@@ -125,6 +126,7 @@ def _review(run: ReviewRun, ctx: WriteContext, request: ReviewRequest, environ, 
     progress.parse_ok = True
     summary = dispatch(ctx, parsed.items, config.confidence_threshold)
     run.save("dispatch.json", _json(summary.results, parsed))
+    keep_failed(run, parsed.items, summary)  # kept for `cortex review replay`, never dropped
     end = clock_ms(environ)
     if not summary.ok:
         codes = sorted({problem["code"] for problem in summary.failures})

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from tests.health_support import NOW_MS, clean_env, copy_demo, obs, run_cli
@@ -137,3 +138,36 @@ def test_a_review_run_writes_its_started_row_before_the_terminal_row(tmp_path):
     [terminal] = tree.rows("reviewer-runs.jsonl")
     assert start["runId"] == terminal["runId"] and start["started"] is True and start["ts"] == tree.now
     assert isinstance(start["pid"], int) and start["host"]
+
+
+def test_failed_dispatch_items_are_kept_flagged_and_replayed(tmp_path):
+    import socket
+    import time
+
+    from tests.review_support import chat, program, write_transcript
+    from tests.write_support import make_tree
+
+    tree = make_tree(tmp_path)
+    lock = Path(str(tree.principal) + ".lock")
+    stamp = {"pid": os.getpid(), "host": socket.gethostname(), "ts": iso(int(time.time() * 1000)), "token": "t"}
+    lock.write_text(json.dumps(stamp))  # a live writer holds the principal file
+    transcript = write_transcript(tree.home / "sess.jsonl", chat(2))
+    done = tree.cortex("review", "run", "--input", str(transcript), CORTEX_REVIEWER_COMMAND=program("curate"),
+                       CORTEX_LOCK_WAIT_MS="0")
+    assert done.code == 1 and "ELOCK_HELD" in done.error["message"]
+    [row] = tree.rows("reviewer-runs.jsonl")
+    kept = json.loads((tree.obs / "reviewer-runs" / row["runId"] / "failed-items.json").read_text())
+    assert kept["runId"] == row["runId"] and [item["code"] for item in kept["items"]] == ["ELOCK_HELD"]
+    assert kept["items"][0]["item"]["type"] == "memory"
+
+    audit = run_cli(root=tree.root, now=tree.now)
+    assert audit.finding("reviewer-dispatch-failed")["detail"]["measured"] == 1
+    assert f"cortex review replay {row['runId']}" in audit.finding("reviewer-dispatch-failed")["message"]
+
+    lock.unlink()
+    replayed = tree.cortex("review", "replay", row["runId"])
+    assert replayed.code == 0 and replayed.data["done"] is True and replayed.data["succeeded"] == 1
+    assert "PREFERENCE: drinks green tea in the morning ~explicit" in tree.principal.read_text()
+    assert "reviewer-dispatch-none-kept" in run_cli(root=tree.root, now=tree.now).report["ok_summary"]
+    again = tree.cortex("review", "replay", row["runId"])
+    assert again.code == 4 and "already replayed" in again.error["message"]

@@ -229,3 +229,27 @@ def test_new_ids_are_listed_and_explained(tmp_path):
     assert explained.returncode == 0
     assert "hook-silent:fire (critical)" in explained.stdout and "hook_silence_ms = 30.0 min (default)" in explained.stdout
     assert "settings-hook-absent:cortex recall (warn)" in explained.stdout
+
+
+def test_every_format_renders_the_new_ids(tmp_path):
+    import io
+
+    from reports.formats import load, names
+    from tests.ops_support import audit_document
+
+    root = copy_demo(tmp_path)
+    settings = json.loads((root / "settings.json").read_text())
+    del settings["hooks"]["UserPromptSubmit"][0]["hooks"][1]
+    settings["hooks"]["Stop"][0]["hooks"][0]["command"] = "/nowhere/cortex review fire"
+    (root / "settings.json").write_text(json.dumps(settings))
+    (memory(root) / "STATE" / "delta-surface-heartbeat").unlink()
+    document = audit_document(root)
+    ids = {f["id"] for f in document["findings"]}
+    assert {"settings-hook-absent:cortex recall", "hook-command-missing:Stop:/nowhere/cortex", "delta-surface-dead"} <= ids
+    for name in names():
+        out = io.StringIO()
+        load(name).render(document, out, tty=False, verbose=True, environ={})
+        text = out.getvalue()
+        assert text.strip(), name
+        if name not in ("statusline", "prometheus", "nagios"):  # those summarise: worst id or counts only
+            assert "delta-surface-dead" in text, name

@@ -7,7 +7,8 @@ choices (an explicit --index-manifest, absolute paths from ROOT).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from collectors.paths import HEALTH_LOG_NAME, memory_dir, observability_dir, resolve_root
 from cortex import layout as contract
@@ -26,9 +27,11 @@ class Layout:
     policy: str
     manifest: str
     hot_files: tuple[tuple[str, str], ...]  # (label, path)
+    # the auditor's environment (PATH, HOME, subagent flags): injected, never read globally
+    environ: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def for_root(cls, root: str, manifest: str | None = None) -> "Layout":
+    def for_root(cls, root: str, manifest: str | None = None, environ: Mapping[str, str] | None = None) -> "Layout":
         root = os.path.abspath(os.path.expanduser(root))
         memory = memory_dir(root)
         return cls(
@@ -39,6 +42,7 @@ class Layout:
             manifest=os.path.abspath(manifest) if manifest else os.path.join(memory, contract.INDEX,
                                                                                contract.INDEX_MANIFEST_FILE),
             hot_files=tuple((label, os.path.join(root, *parts)) for label, parts in HOT_FILES),
+            environ=dict(environ or {}),
         )
 
     def evidence(self, name: str) -> str:

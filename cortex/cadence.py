@@ -74,6 +74,8 @@ def record_turn(ctx: WriteContext, session: str, cadence: Cadence, start) -> Dec
                 decision = Decision(session, turns, False, gap)
         write_session(ctx, counter)
         write_state(ctx, state)
-    if decision.started:
-        ctx.record(FIRES_LOG, {"session": session, "turns": decision.turns, "pid": decision.pid})
+    # One row per Stop turn, started or not: the fire hook's heartbeat (hook-silent:fire) and,
+    # when started, the spawn the reviewer's `started` row must follow (reviewer-never-started).
+    ctx.record(FIRES_LOG, {"session": session, "turns": decision.turns, "started": decision.started,
+                           "reason": decision.reason, "pid": decision.pid})
     return decision

@@ -33,6 +33,7 @@ INDEX_POLICY = {"schema": "lifeos-cortex-index-policy/v1", "policy": "no-index-v
 # Evidence under O (one writer each; the auditor reads them)
 REVIEWER_RUNS_LOG = "reviewer-runs.jsonl"
 REVIEWER_RUNS_DIR = "reviewer-runs"  # O/reviewer-runs/<runId>/
+REVIEWER_STARTS_LOG = "reviewer-starts.jsonl"  # one `started` row per run, before inference
 REVIEWER_FIRES_LOG = "reviewer-fires.jsonl"
 REVIEW_STATE_FILE = "review-state.json"
 RETRIEVALS_LOG = "memory-retrievals.jsonl"
@@ -43,6 +44,11 @@ PENDING_PROPOSALS_LOG = "pending-proposals.jsonl"
 PROPOSAL_DECISIONS_LOG = "proposal-decisions.jsonl"
 TIER_B_LOG = "tier-b-writes.jsonl"
 HEALTH_LOG = "memory-health.jsonl"  # written by cortex-health itself
+FAILED_ITEMS_FILE = "failed-items.json"  # O/reviewer-runs/<runId>/: items whose dispatch failed
+REPLAYED_FILE = "replayed.json"  # beside it, once `cortex review replay` dispatched them
+
+# Under M/STATE
+SURFACE_HEARTBEAT_FILE = "delta-surface-heartbeat"  # written by `cortex hot render`
 
 
 class Layout:

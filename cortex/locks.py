@@ -211,3 +211,18 @@ def acquire(path: str, *, on_event: EventSink, wait_ms: int) -> HeldLock:
             raise Refusal("ELOCK_HELD", f"lock held by another writer ({why}): {path}")
         time.sleep(delay)  # bounded backoff while a live writer finishes
         delay = min(delay * 2, MAX_BACKOFF_S)
+
+
+def break_if_holder_dead(path: str) -> dict | None:
+    """Break `path` when its holder is on this host and provably gone; the broken stamp, else None.
+
+    The only repair `cortex-health fix` applies: judged again here, at the moment of breaking,
+    and broken race-safely like any stale lock a writer recovers.
+    """
+    seen = _inspect(path)
+    host = socket.gethostname()
+    if seen is None or seen.stamp is None or seen.stamp["host"] != host:
+        return None
+    if stale_reason(seen, _physical_now_ms(), host) != "holder-process-gone":
+        return None
+    return seen.stamp if _break(path, seen) else None

@@ -19,7 +19,9 @@ from cortex.reviewconfig import ReviewConfig, load_config
 from cortex.reviewinput import ReviewRequest, gather, session_of
 from cortex.reviewoutput import OutputRejected, ParsedOutput, parse_output
 from cortex.reviewprompt import corrective_prompt
-from cortex.reviewruns import ReviewRun, append_terminal_row, failure_row, open_run, skip_row, success_row
+from cortex.reviewreplay import keep_failed
+from cortex.reviewruns import (ReviewRun, append_terminal_row, failure_row, open_run, record_start, skip_row,
+                               success_row)
 from cortex.reviewstate import read_state, state_lock, write_state
 from cortex.safepaths import memory_dir
 from cortex.timestamps import iso_from_ms, now_ms, parse_timestamp_ms
@@ -124,6 +126,7 @@ def _review(run: ReviewRun, ctx: WriteContext, request: ReviewRequest, environ, 
     progress.parse_ok = True
     summary = dispatch(ctx, parsed.items, config.confidence_threshold)
     run.save("dispatch.json", _json(summary.results, parsed))
+    keep_failed(run, parsed.items, summary)  # kept for `cortex review replay`, never dropped
     end = clock_ms(environ)
     if not summary.ok:
         codes = sorted({problem["code"] for problem in summary.failures})
@@ -159,6 +162,7 @@ def run_review(inv, request: ReviewRequest) -> dict:
     ctx = WriteContext.from_invocation(inv)
     memory_dir(ctx.layout.memory_root, create=False)  # no memory root, no run: nothing to record into
     run = open_run(ctx.layout, ctx.now_ms)
+    record_start(ctx, run)
     progress = Progress()
     failure: CortexError | None = None
     try:

@@ -1,6 +1,7 @@
 """Reviewer stage: the run's evidence — O/reviewer-runs/<runId>/ and the terminal row in O/reviewer-runs.jsonl; used by the reviewer.
 
-The run directory is created first thing, so a reviewer that dies leaves a directory
+The run directory is created first thing, then a `started` row goes to
+O/reviewer-starts.jsonl, so a reviewer that dies leaves a directory and a start
 without a terminal row (the auditor calls that timed out after its grace period). Its
 files are created whole and pass the privacy boundary first (model output with its JSON
 `\\uXXXX` escapes spelled out, so an escaped private tag is a tag). Exactly one terminal row per
@@ -22,7 +23,8 @@ from dataclasses import dataclass
 
 from cortex.durable import append_line, create_file
 from cortex.jsjson import dumps
-from cortex.layout import Layout, OBSERVABILITY, REVIEWER_RUNS_DIR as RUNS_DIR, REVIEWER_RUNS_LOG as LOG_NAME
+from cortex.layout import (Layout, OBSERVABILITY, REVIEWER_RUNS_DIR as RUNS_DIR, REVIEWER_RUNS_LOG as LOG_NAME,
+                           REVIEWER_STARTS_LOG as STARTS_LOG)
 from cortex.privacy import strip_private_content
 from cortex.safepaths import DIR_MODE, memory_dir
 from cortex.timestamps import iso_from_ms
@@ -79,6 +81,19 @@ def open_run(layout: Layout, now_ms: int) -> ReviewRun:
             continue
         return ReviewRun(layout, run_id, now_ms + bump, path)
     raise FileExistsError(f"no free run id near {run_id_for(now_ms)} in {base}")
+
+
+def record_start(ctx, run: ReviewRun) -> str | None:
+    """The run's `started` row (run id, pid, host, ts) in O/reviewer-starts.jsonl, before any inference.
+
+    Kept apart from reviewer-runs.jsonl so that log keeps exactly its three terminal shapes; the
+    auditor joins the two by runId (running, interrupted, never started). Best effort, like every
+    evidence row: a failure comes back as a warning.
+    """
+    import socket
+
+    return ctx.record(STARTS_LOG, {"runId": run.run_id, "started": True, "pid": os.getpid(),
+                                   "host": socket.gethostname()})
 
 
 def append_terminal_row(layout: Layout, row: dict) -> None:

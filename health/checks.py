@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from collectors import hot_memory, index, observability, proposals, retrieval, review_state, reviewer
+from collectors import (dispatch_failures, heartbeats, hot_memory, index, install, locks, observability, proposals,
+                        retrieval, review_cadence, review_state, reviewer, reviewer_lifecycle)
 from collectors.runner import Collector
 from health.catalogue import Check
+from health.catalogue import dispatch_failures as dispatch_failures_entries
+from health.catalogue import heartbeats as heartbeats_entries
+from health.catalogue import install as install_entries
+from health.catalogue import locks as locks_entries
+from health.catalogue import review_cadence as review_cadence_entries
+from health.catalogue import reviewer_lifecycle as reviewer_lifecycle_entries
 from health.catalogue import hot_memory as hot_memory_entries
 from health.catalogue import index as index_entries
 from health.catalogue import observability as observability_entries
@@ -22,6 +29,12 @@ from health.catalogue import review_state as review_state_entries
 from health.catalogue import reviewer as reviewer_entries
 from health.catalogue import run as run_entries
 from health.rules import Judge, Rule
+from health.rules import dispatch_failures as dispatch_failures_rule
+from health.rules import heartbeats as heartbeats_rule
+from health.rules import install as install_rule
+from health.rules import locks as locks_rule
+from health.rules import review_cadence as review_cadence_rule
+from health.rules import reviewer_lifecycle as reviewer_lifecycle_rule
 from health.rules import hot_memory as hot_memory_rule
 from health.rules import index as index_rule
 from health.rules import observability as observability_rule
@@ -50,7 +63,14 @@ def row(name: str, collect, judge: Judge, entries: tuple[Check, ...]) -> CheckRo
 
 
 CHECKS: tuple[CheckRow, ...] = (
+    row("install", install.collect, install_rule.judge, install_entries.CHECKS),
+    row("heartbeats", heartbeats.collect, heartbeats_rule.judge, heartbeats_entries.CHECKS),
     row("reviewer", reviewer.collect, reviewer_rule.judge, reviewer_entries.CHECKS),
+    row("review_cadence", review_cadence.collect, review_cadence_rule.judge, review_cadence_entries.CHECKS),
+    row("reviewer_lifecycle", reviewer_lifecycle.collect, reviewer_lifecycle_rule.judge,
+        reviewer_lifecycle_entries.CHECKS),
+    row("dispatch_failures", dispatch_failures.collect, dispatch_failures_rule.judge, dispatch_failures_entries.CHECKS),
+    row("locks", locks.collect, locks_rule.judge, locks_entries.CHECKS),
     row("retrieval", retrieval.collect, retrieval_rule.judge, retrieval_entries.CHECKS),
     row("proposals", proposals.collect, proposals_rule.judge, proposals_entries.CHECKS),
     row("observability", observability.collect, observability_rule.judge, observability_entries.CHECKS),

@@ -24,7 +24,7 @@ class Inputs:
 
 def resolve_layout(options, environ: Mapping[str, str]) -> Layout:
     """The audited tree's paths, ROOT being --root > CORTEX_HEALTH_ROOT > CLAUDE_CONFIG_DIR > ~/.claude (nothing is read)."""
-    return Layout.for_root(resolve_root(options.root, environ), options.index_manifest)
+    return Layout.for_root(resolve_root(options.root, environ), options.index_manifest, environ)
 
 
 def resolve_inputs(options, environ: Mapping[str, str]) -> Inputs:

@@ -59,6 +59,9 @@ def clean_env(**extra: str) -> dict[str, str]:
     # GITHUB_*: under GitHub Actions the default format would be `github`, not JSON.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CORTEX_", "CLAUDE_CONFIG_DIR", "GITHUB_"))}
     env["PYTHONPATH"] = str(REPO)
+    # The console scripts (cortex, cortex-health) sit next to this interpreter, as they are on
+    # PATH after `pip install`: the install check resolves the demo's hook commands there.
+    env["PATH"] = os.pathsep.join(filter(None, [os.path.dirname(sys.executable), env.get("PATH")]))
     env.update(extra)
     return env
 

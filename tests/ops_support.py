@@ -27,9 +27,10 @@ def audit_document(root: Path, *args: str, now: str = NOW, write: bool = False,
     from health.options import parse
     from health.run import audit, publish
 
+    environ = clean_env() if environ is None else environ  # PATH: the demo's hook commands must resolve
     argv = ["--root", str(root), "--now", now, *args] + ([] if write else ["--no-write"])
-    options, _ = parse(argv, environ or {}, tty=False)
-    return publish(audit(options, environ or {}), options)
+    options, _ = parse(argv, environ, tty=False)
+    return publish(audit(options, environ), options)
 
 
 def documents(tmp_path: Path) -> dict[str, dict]:

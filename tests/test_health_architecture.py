@@ -21,7 +21,7 @@ from reports.formats import load, names
 from tests.health_support import DEMO, NOW, REPO, clean_env, copy_demo
 
 FAST_PATH = """
-import sys, json
+import os, sys, json
 from collectors.layout import Layout
 from collectors.runner import collect_all
 from health.checks import collectors, rules
@@ -29,7 +29,7 @@ from thresholds.clock import resolve_clock
 from health.evaluate import evaluate
 from reports.document import build_report
 from thresholds.sources import resolve
-layout = Layout.for_root(sys.argv[1])
+layout = Layout.for_root(sys.argv[1], environ=os.environ)  # PATH: the demo's hook commands resolve
 clock = resolve_clock(sys.argv[2], {})
 thresholds = resolve({})
 evidence = collect_all(layout, collectors())

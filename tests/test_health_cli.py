@@ -64,7 +64,9 @@ def test_abbreviated_options_are_refused(tmp_path):
 
 def test_in_process_run_returns_exit_code_and_writes_json(tmp_path):
     out, err = io.StringIO(), io.StringIO()
-    code = run(["--root", str(DEMO), "--now", "2026-11-29T12:00:00Z", "--no-write"], environ={}, stdout=out, stderr=err)
+    # the demo's hook commands resolve on the PATH clean_env() gives (next to this interpreter)
+    code = run(["--root", str(DEMO), "--now", "2026-11-29T12:00:00Z", "--no-write"], environ=clean_env(), stdout=out,
+               stderr=err)
     assert code == 0 and out.getvalue().startswith('{"schema":"cortex-health/v1"')
 
 

@@ -18,6 +18,9 @@ def test_defaults_are_the_documented_values():
         "reviewer_stale_ms": 7 * 86_400_000, "reviewer_run_grace_ms": 600_000, "retrieval_stale_ms": 86_400_000,
         "proposal_backlog": 10, "observability_max_bytes": 256 * 1024 * 1024,
         "observability_max_age_ms": 30 * 86_400_000, "index_stale_ms": 7 * 86_400_000, "cap_pressure": 46,
+        "delta_surface_lag_ms": 86_400_000, "hook_silence_ms": 1_800_000, "agent_activity_window_ms": 7 * 86_400_000,
+        "reviewer_all_skips": 5, "review_backlog_factor": 4, "lock_stale_ms": 300_000, "lock_held_ms": 60_000,
+        "lock_contention_per_day": 10,
     }
     assert all(spec.env.startswith("CORTEX_") for spec in THRESHOLDS)
 

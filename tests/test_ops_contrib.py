@@ -71,6 +71,8 @@ def cron_home(tmp_path):
     (home / ".local" / "bin").mkdir(parents=True)
     (home / ".cache").mkdir()
     os.symlink(CONSOLE_SCRIPT, home / ".local" / "bin" / "cortex-health")
+    # `pip install --user` puts both console scripts there; the demo's hook commands name `cortex`
+    os.symlink(os.path.join(os.path.dirname(CONSOLE_SCRIPT), "cortex"), home / ".local" / "bin" / "cortex")
     return home
 
 

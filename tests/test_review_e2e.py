@@ -11,14 +11,17 @@ from cortex.timestamps import iso_from_ms, now_ms
 from tests.review_support import (
     POLL_DEADLINE_S, chat, hook, program, row_class, runs, state, wait_for_runs, write_config, write_transcript,
 )
-from tests.write_support import REPO, make_tree
+from tests.write_support import REPO, make_tree, register_cortex_hooks
 
 TURNS = 8  # the default turn_threshold: no config file is needed for the loop to run
 
 
 def fresh_tree(tmp_path):
-    """A `cortex init` tree (subprocess) whose injected clock is close to real time, as the audit's mtimes are."""
-    return make_tree(tmp_path, now=iso_from_ms(now_ms() // 1000 * 1000))
+    """A `cortex init` tree (subprocess) whose injected clock is close to real time, as the audit's mtimes are,
+    wired as a cortex-native install (settings.json registers the four cortex hooks by absolute path)."""
+    tree = make_tree(tmp_path, now=iso_from_ms(now_ms() // 1000 * 1000))
+    register_cortex_hooks(tree.root)
+    return tree
 
 
 def stop_hooks(tree, session: str, transcript, **env) -> list:

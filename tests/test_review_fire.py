@@ -50,7 +50,11 @@ def test_turns_count_per_session_and_the_gap_is_global(tree):
     held = turn(tree, "b", cadence, starts, t0 + 29 * MINUTE)  # b is due, but the global gap holds it
     assert not held.started and held.reason == "last review less than 30 min ago" and starts.calls == 1
     assert turn(tree, "b", cadence, starts, t0 + 30 * MINUTE).started and starts.calls == 2
-    assert tree.rows("reviewer-fires.jsonl")[0] == {"ts": tree.now, "session": "a", "turns": 3, "pid": 4242}
+    fires = tree.rows("reviewer-fires.jsonl")
+    assert len(fires) == 7  # one row per Stop turn: the fire hook's heartbeat
+    assert [row for row in fires if row["started"]][0] == {"ts": tree.now, "session": "a", "turns": 3, "started": True,
+                                                           "reason": "threshold reached", "pid": 4242}
+    assert fires[0] == {"ts": tree.now, "session": "a", "turns": 1, "started": False, "reason": "1/3 turns", "pid": None}
 
 
 def test_a_failed_start_leaves_the_turns_counted(tree):

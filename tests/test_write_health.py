@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.write_support import REPO, make_tree, run_in_process
+from tests.write_support import REPO, make_tree, register_cortex_hooks, run_in_process
 
 NOT_YET_PRODUCED = {"reviewer-evidence-missing", "retrieval-missing", "state-missing"}
 
@@ -27,6 +27,10 @@ def test_the_auditor_agrees_with_the_write_path(tmp_path):
            .data["result"]["detail"]["id"] for _ in range(3)]
     assert run_in_process(tree, "proposals", "approve", ids[0]).code == 0
     assert run_in_process(tree, "proposals", "reject", ids[1]).code == 0
+    register_cortex_hooks(tree.root)  # a cortex-native install, as the auditor requires one
+    rendered = subprocess.run([sys.executable, "-m", "cortex", "hot", "render"], capture_output=True, env=tree.env(),
+                              cwd=str(REPO), timeout=60)  # the prompt hook ran: the surface heartbeat is current
+    assert rendered.returncode == 0 and rendered.stdout.startswith(b"<lifeos-memory>")
 
     proc = subprocess.run([sys.executable, "-m", "health", "--root", str(tree.root), "--json", "--no-write",
                            "--now", tree.now], capture_output=True, env=tree.env(), cwd=str(REPO), timeout=60)

@@ -97,6 +97,18 @@ class Tree:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
+def register_cortex_hooks(root: Path) -> None:
+    """ROOT/settings.json of a cortex-native install: the four cortex hooks, by absolute path to this venv's scripts."""
+    scripts = os.path.dirname(sys.executable)
+
+    def hooks(*commands: str) -> list:
+        return [{"hooks": [{"type": "command", "command": os.path.join(scripts, c)} for c in commands]}]
+
+    settings = {"hooks": {"UserPromptSubmit": hooks("cortex hot render", "cortex recall"),
+                          "Stop": hooks("cortex review fire", "cortex-health gate")}}
+    (root / "settings.json").write_text(json.dumps(settings))
+
+
 def make_tree(tmp_path: Path, now: str = NOW, *, subprocess_init: bool = True) -> Tree:
     tree = Tree(tmp_path / "claude", tmp_path / "home", now)
     tree.home.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-MINUTE_MS = 60 * 1000
+SECOND_MS = 1000
+MINUTE_MS = 60 * SECOND_MS
 HOUR_MS = 60 * MINUTE_MS
 DAY_MS = 24 * HOUR_MS
 MIB = 1024 * 1024
@@ -40,6 +41,22 @@ THRESHOLDS: tuple[ThresholdSpec, ...] = (
                   "an adopted index older than this warns"),
     ThresholdSpec("cap_pressure", 46, "CORTEX_CAP_PRESSURE", "capPressure", "count",
                   "this many valid hot-memory entries (of 48) or more warns"),
+    ThresholdSpec("delta_surface_lag_ms", DAY_MS, "CORTEX_DELTA_SURFACE_LAG_MS", "deltaSurfaceLagMs", "ms",
+                  "a surface heartbeat older than the newest memory-system write by more than this is critical"),
+    ThresholdSpec("hook_silence_ms", 30 * MINUTE_MS, "CORTEX_HOOK_SILENCE_MS", "hookSilenceMs", "ms",
+                  "user turns newer than a hook's last heartbeat by more than this are critical"),
+    ThresholdSpec("agent_activity_window_ms", 7 * DAY_MS, "CORTEX_AGENT_ACTIVITY_WINDOW_MS", "agentActivityWindowMs",
+                  "ms", "user turns older than this do not count as agent activity"),
+    ThresholdSpec("reviewer_all_skips", 5, "CORTEX_REVIEWER_ALL_SKIPS", "reviewerAllSkips", "count",
+                  "this many latest reviewer runs all being skips warns"),
+    ThresholdSpec("review_backlog_factor", 4, "CORTEX_REVIEW_BACKLOG_FACTOR", "reviewBacklogFactor", "count",
+                  "turns since the last review above this many times the turn threshold warn"),
+    ThresholdSpec("lock_stale_ms", 5 * MINUTE_MS, "CORTEX_LOCK_STALE_MS", "lockStaleMs", "ms",
+                  "an unverifiable lock older than this is stale (the writer's own recovery age)"),
+    ThresholdSpec("lock_held_ms", MINUTE_MS, "CORTEX_LOCK_HELD_MS", "lockHeldMs", "ms",
+                  "a live holder keeping a lock longer than this warns"),
+    ThresholdSpec("lock_contention_per_day", 10, "CORTEX_LOCK_CONTENTION_PER_DAY", "lockContentionPerDay", "count",
+                  "more contended or recovered lock events than this in the last 24 h warn"),
 )
 
 BY_NAME = {spec.name: spec for spec in THRESHOLDS}

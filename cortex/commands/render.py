@@ -2,15 +2,21 @@
 
 Prints the <lifeos-memory> block (cortex.hotrender). A hot path: stdlib only, no envelope;
 on any error stdout stays empty, one line goes to stderr and the exit code is 0, so a
-broken memory never blocks a prompt. Prints nothing in a subagent session.
+broken memory never blocks a prompt. Prints nothing in a subagent session. After a render it
+replaces the surface heartbeat (cortex.surfacebeat), which the auditor compares with the
+agent's activity and the memory writes.
 """
 from __future__ import annotations
+
+import sys
 
 from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent
 from cortex.hotrender import render_memory
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
+from cortex.safeio import write_quietly
+from cortex.surfacebeat import beat
 
 
 def render(inv: Invocation) -> tuple[int, str]:
@@ -18,7 +24,13 @@ def render(inv: Invocation) -> tuple[int, str]:
         raise InvalidInput("hot render accepts no positional arguments")
     if is_subagent(inv):
         return 0, ""
-    return 0, render_memory(Layout.from_memory_root(inv.requested_memory_root()))
+    layout = Layout.from_memory_root(inv.requested_memory_root())
+    block = render_memory(layout)
+    try:
+        beat(layout, inv.now_ms())
+    except Exception as error:  # noqa: BLE001 - the block still reaches the prompt; the auditor sees the silence
+        write_quietly(sys.stderr, f"cortex hot render: heartbeat not written: {error}\n")
+    return 0, block
 
 
 COMMANDS = [CommandSpec("hot render", render, enveloped=False, error_exit=0)]

@@ -1,9 +1,11 @@
-"""Reviewer command: `cortex review run [--input TRANSCRIPT] [--turns N] [--dry-run]`; registered with the CLI.
+"""Reviewer commands: `cortex review run [--input TRANSCRIPT] [--turns N] [--dry-run]` and `cortex review replay RUN_ID`; registered with the CLI.
 
 Runs one memory review (cortex.reviewer) and answers with an envelope: data {runId,
 run_dir, row, results} on success or skip; a failed run is an error envelope (exit 1,
 review_failed; exit 4 for a broken config or transcript) after its terminal row was written.
 `--dry-run` answers {dry_run, transcript, exchanges, prompt, …} and writes nothing.
+`replay` dispatches a run's kept failed items again (cortex.reviewreplay): data {runId,
+replayed, succeeded, failures, done}.
 """
 from __future__ import annotations
 
@@ -32,7 +34,16 @@ def review_run(inv: Invocation) -> dict:
     return dry_run(inv, request) if request.dry_run else run_review(inv, request)
 
 
+def review_replay(inv: Invocation) -> dict:
+    from cortex.reviewreplay import replay
+
+    if len(inv.positionals) != 1:
+        raise InvalidInput("review replay requires exactly one RUN_ID")
+    return replay(inv, inv.positionals[0])
+
+
 COMMANDS = [
+    CommandSpec("review replay", review_replay),
     CommandSpec("review run", review_run, value_options=frozenset({"--input", "--turns"}),
                 flag_options=frozenset({"--dry-run"})),
 ]

@@ -5,8 +5,11 @@ what it means, its likely causes and how to fix it. A module in this package def
 `CHECKS = (Check(...), ...)` for one collector (the module names mirror health.rules);
 health.catalogue.find looks ids up over the check list.
 
-An id may be a template: `{label}` stands for a hot-memory file label (principal, da) and
-`{collector}` for any collector name with `_` written as `-`.
+An id may be a template: `{label}` stands for a hot-memory file label (principal, da),
+`{collector}` for any collector name with `_` written as `-`, `{file}` for a file name
+(a hook, tool or lock file), `{hook}` for a hook (a LifeOS hook file, a cortex hook command
+or a heartbeat name), `{event}` for a Claude Code hook event and `{program}` for the
+program word of a hook command.
 """
 from __future__ import annotations
 

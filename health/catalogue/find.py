@@ -1,10 +1,12 @@
 """Help data: look a reported id up in the catalogue of the check list. Used by explain, -v and the formats.
 
 Literal ids and `{label}` ids (expanded for every hot-memory label) are found by one dict
-lookup; a `{collector}` id matches any lowercase collector name written with `-`.
+lookup; a `{collector}` id matches any lowercase collector name written with `-`; the other
+slots (`{file}`, `{hook}`, `{event}`, `{program}`, `{path}`) match what they name (SLOTS).
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from cortex.layout import HOT_LABELS
@@ -12,6 +14,10 @@ from health.catalogue import Check, Match, Problem
 from health.checks import catalogue
 
 _Entry = tuple[Check, Problem | None]
+# What each free slot of a template id may stand for; the named part is the finding's label.
+SLOTS = {"file": r"[A-Za-z0-9_][A-Za-z0-9_.-]*", "hook": r"[A-Za-z0-9][A-Za-z0-9_. -]*", "event": r"[A-Za-z]+",
+         "program": r"\S+", "path": r".+"}
+_SLOT = re.compile(r"\{(" + "|".join(SLOTS) + r")\}")
 
 
 def checks() -> tuple[Check, ...]:
@@ -20,21 +26,25 @@ def checks() -> tuple[Check, ...]:
 
 
 @lru_cache(maxsize=1)
-def _index() -> tuple[dict[str, tuple[Check, Problem | None, str | None]], tuple[tuple[str, str, Check, Problem | None], ...]]:
+def _index():
+    """(literal id -> entry, {collector} templates split around the slot, compiled free-slot templates)."""
     exact: dict[str, tuple[Check, Problem | None, str | None]] = {}
     templates: list[tuple[str, str, Check, Problem | None]] = []
+    patterns: list[tuple[re.Pattern[str], Check, Problem | None]] = []
     for check in checks():
         entries: list[tuple[str, Problem | None]] = [(ok, None) for ok in check.ok]
         entries += [(problem.id, problem) for problem in check.problems]
         for template, problem in entries:
-            if "{collector}" in template:
+            if _SLOT.search(template):
+                patterns.append((_pattern(template), check, problem))
+            elif "{collector}" in template:
                 before, _, after = template.partition("{collector}")
                 templates.append((before, after, check, problem))
             elif "{label}" in template:
                 exact.update({template.replace("{label}", label): (check, problem, label) for label in HOT_LABELS})
             else:
                 exact[template] = (check, problem, None)
-    return exact, tuple(templates)
+    return exact, tuple(templates), tuple(patterns)
 
 
 def _collector_name(text: str) -> bool:
@@ -43,7 +53,7 @@ def _collector_name(text: str) -> bool:
 
 def lookup(finding_id: str) -> Match | None:
     """The catalogue entry for a reported id (ok or not), or None for an id it does not know."""
-    exact, templates = _index()
+    exact, templates, patterns = _index()
     found = exact.get(finding_id)
     if found:
         return Match(*found)
@@ -51,7 +61,16 @@ def lookup(finding_id: str) -> Match | None:
         middle = finding_id[len(before):len(finding_id) - len(after)] if len(finding_id) > len(before + after) else ""
         if finding_id.startswith(before) and finding_id.endswith(after) and _collector_name(middle):
             return Match(check, problem, middle)
+    for pattern, check, problem in patterns:
+        found = pattern.match(finding_id)
+        if found:
+            return Match(check, problem, ":".join(value for value in found.groups() if value) or None)
     return None
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = _SLOT.split(template)
+    return re.compile("".join(f"({SLOTS[part]})" if i % 2 else re.escape(part) for i, part in enumerate(parts)) + r"\Z")
 
 
 def problems() -> list[tuple[Check, Problem]]:

@@ -1,0 +1,120 @@
+"""Collect stage helper: what the agent actually did, the user turns in its transcripts. Used by collectors.heartbeats.
+
+The transcript folder is `transcript_dir` of LIFEOS/USER/CONFIG/memory-review.json when set,
+else ROOT/projects (ROOT is the agent's config folder). The scan is bounded: the newest
+MAX_FILES *.jsonl files (by mtime, in the folder and one level below, the reviewer's own
+project folders skipped), the last TAIL_BYTES of each. Only the timestamps of user turns
+leave this module, never their text, so no transcript text reaches evidence or output.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from collectors.fsprobe import describe_os_error
+from cortex.safeio import UnsafeFile, open_regular, read_bounded
+from cortex.strictjson import parse_object
+from cortex.timestamps import parse_timestamp_ms
+from cortex.transcript import REVIEWER_PROJECT_MARK
+from health.model import EvidenceStatus, FileState
+
+MAX_FILES = 10
+MAX_ENTRIES = 20_000  # directory entries looked at
+TAIL_BYTES = 4 << 20
+MAX_TURNS = 200  # newest user-turn timestamps kept (evidence goes into every health-log line)
+CONFIG_PARTS = ("LIFEOS", "USER", "CONFIG", "memory-review.json")
+
+
+@dataclass(frozen=True)
+class AgentActivity:
+    folder: FileState
+    files_scanned: int = 0
+    turns_ms: tuple[int, ...] = ()  # user turns, newest first
+    newest_file: str | None = None
+
+
+def transcript_folder(root: str, environ) -> str:
+    try:
+        config = parse_object(read_bounded(os.path.join(root, *CONFIG_PARTS), 1 << 20).strip())
+    except (OSError, UnsafeFile):
+        config = None
+    chosen = config.get("transcript_dir") if isinstance(config, dict) else None
+    if isinstance(chosen, str) and chosen:
+        home = environ.get("HOME") or os.path.expanduser("~")
+        return os.path.abspath(os.path.join(home, chosen[2:]) if chosen.startswith("~/") else chosen)
+    return os.path.join(root, "projects")
+
+
+def newest_transcripts(folder: str) -> list[str]:
+    found: list[tuple[int, str]] = []
+    pending, seen = [(folder, 0)], 0
+    while pending and seen < MAX_ENTRIES:
+        where, depth = pending.pop()
+        try:
+            with os.scandir(where) as entries:
+                for entry in entries:
+                    seen += 1
+                    if seen > MAX_ENTRIES:
+                        break
+                    if entry.is_symlink() or entry.name.startswith("."):
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        if depth == 0 and REVIEWER_PROJECT_MARK not in entry.name:
+                            pending.append((entry.path, 1))
+                    elif entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
+                        found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
+        except (FileNotFoundError, NotADirectoryError, PermissionError):
+            continue
+    return [path for _, path in sorted(found, reverse=True)[:MAX_FILES]]
+
+
+def tail_text(path: str) -> bytes:
+    fd = open_regular(path)
+    try:
+        size = os.fstat(fd).st_size
+        start = max(0, size - TAIL_BYTES)
+        data = os.pread(fd, size - start, start)
+        return data.split(b"\n", 1)[1] if start and b"\n" in data else data
+    finally:
+        os.close(fd)
+
+
+def user_turn_ms(line: bytes) -> int | None:
+    """The time of a main-session user turn that carries text (tool results and sidechains are not turns)."""
+    if b'"user"' not in line:
+        return None
+    try:
+        entry = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict) or entry.get("type") != "user" or entry.get("isSidechain") is True \
+            or entry.get("isMeta") is True:
+        return None
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    has_text = (isinstance(content, str) and content.strip()) or (isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "text" for block in content))
+    return parse_timestamp_ms(entry.get("timestamp")) if has_text else None
+
+
+def collect_activity(root: str, environ) -> AgentActivity:
+    folder = transcript_folder(root, environ)
+    if not os.path.isdir(folder):
+        status = EvidenceStatus.MISSING if not os.path.lexists(folder) else EvidenceStatus.UNREADABLE
+        return AgentActivity(FileState(folder, status, None if status is EvidenceStatus.MISSING else "not a directory"))
+    try:
+        os.listdir(folder)
+    except OSError as error:
+        return AgentActivity(FileState(folder, EvidenceStatus.UNREADABLE, describe_os_error(error)))
+    turns: list[int] = []
+    files = newest_transcripts(folder)
+    for path in files:
+        try:
+            data = tail_text(path)
+        except (OSError, UnsafeFile):
+            continue  # a transcript that vanished or turned odd: the others still count
+        turns.extend(ms for ms in map(user_turn_ms, data.split(b"\n")) if ms is not None)
+    turns.sort(reverse=True)
+    return AgentActivity(FileState(folder, EvidenceStatus.OK), len(files), tuple(turns[:MAX_TURNS]),
+                         files[0] if files else None)

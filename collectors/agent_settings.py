@@ -1,0 +1,189 @@
+"""Collect stage helper: the agent's settings files (ROOT/settings.json, ROOT/settings.system.json). Used by collectors.install and collectors.heartbeats.
+
+settings.json is what Claude Code actually reads (the truth); settings.system.json states the
+intent of a LifeOS install. Both are read bounded and without blocking; a symlinked file is
+followed, because the agent follows it too. Only hook commands, the `env` block and (for the
+intent file) the set of strings it mentions are kept: nothing else leaves this module.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from collectors.fsprobe import describe_os_error
+from collectors.text import brief
+from cortex.privacy import strip_private_content
+from cortex.safeio import UnsafeFile, read_bounded
+from cortex.strictjson import parse_object
+from health.model import EvidenceStatus, FileState
+
+MAX_SETTINGS_BYTES = 1 << 20
+MAX_COMMANDS = 500  # hook commands kept per file; more is not a real settings file
+MAX_NODES = 100_000  # JSON values walked while collecting the strings of the intent file
+LIVE_NAME = "settings.json"
+SYSTEM_NAME = "settings.system.json"
+# The cortex hooks and the words that name them (program basename first).
+CORTEX_HOOKS = {
+    "cortex hot render": ("cortex", "hot", "render"),
+    "cortex recall": ("cortex", "recall"),
+    "cortex review fire": ("cortex", "review", "fire"),
+    "cortex-health gate": ("cortex-health", "gate"),
+}
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+@dataclass(frozen=True)
+class HookCommand:
+    event: str  # UserPromptSubmit, Stop, ...
+    command: object  # as written (cut to a bounded length)
+    program: str | None  # the program word, variables expanded; None when it cannot be told
+    words: tuple[str, ...]  # the words after the program
+    problem: str | None  # why the program cannot be told
+
+    @property
+    def cortex_hook(self) -> str | None:
+        """Which cortex hook this command runs ("cortex hot render", ...), if any."""
+        if self.program is None:
+            return None
+        said = (os.path.basename(self.program), *self.words)
+        for name, words in CORTEX_HOOKS.items():
+            if said[:len(words)] == words:
+                return name
+        return None
+
+
+@dataclass(frozen=True)
+class SettingsFile:
+    file: FileState
+    problem: str | None = None  # why the content cannot be used (not JSON, not an object)
+    commands: tuple[HookCommand, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # the `env` block's string values
+    strings: tuple[str, ...] = ()  # every string the file mentions (only for the intent file)
+
+    @property
+    def usable(self) -> bool:
+        return self.file.status is EvidenceStatus.OK and self.problem is None
+
+    def mentions(self, name: str) -> bool:
+        return any(name in text for text in self.strings)
+
+    def registers(self, name: str) -> bool:
+        return any(isinstance(c.command, str) and name in c.command for c in self.commands)
+
+
+def expand(text: str, env: Mapping[str, str]) -> tuple[str, list[str]]:
+    """`text` with $VAR, ${VAR} and ${VAR:-default} expanded; also the names left unset."""
+    unset: list[str] = []
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(3)
+        if env.get(name):
+            return env[name]
+        if match.group(2) is not None:
+            inner, missing = expand(match.group(2), env)
+            unset.extend(missing)
+            return inner
+        unset.append(name)
+        return ""
+
+    expanded = _VARIABLE.sub(value, text)
+    if expanded.startswith("~/") and env.get("HOME"):
+        expanded = env["HOME"] + expanded[1:]
+    return expanded, unset
+
+
+def parse_command(event: str, command: object, env: Mapping[str, str]) -> HookCommand:
+    if not isinstance(command, str) or not command.strip():
+        return HookCommand(event, brief(command), None, (), "the command is not a non-empty string")
+    command = strip_private_content(command)  # commands are shown in evidence: the privacy boundary first
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        return HookCommand(event, brief(command), None, (), f"not a shell command ({error})")
+    while words and _ASSIGNMENT.match(words[0]):
+        words = words[1:]  # VAR=value prefixes set the environment, they are not the program
+    if not words:
+        return HookCommand(event, brief(command), None, (), "the command names no program")
+    program, unset = expand(words[0], env)
+    if unset:
+        return HookCommand(event, brief(command), None, tuple(words[1:]),
+                           f"the program word uses unset variables: {', '.join(sorted(set(unset)))}")
+    return HookCommand(event, brief(command), program, tuple(words[1:]), None)
+
+
+def hook_commands(settings: dict, env: Mapping[str, str]) -> tuple[HookCommand, ...]:
+    """Every command of Claude Code's {"hooks": {EVENT: [{"hooks": [{"command": ...}]}]}}."""
+    found: list[HookCommand] = []
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return ()
+    for event, groups in hooks.items():
+        for group in groups if isinstance(groups, list) else []:
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, dict) and len(found) < MAX_COMMANDS:
+                    found.append(parse_command(str(event)[:100], entry.get("command"), env))
+    return tuple(found)
+
+
+def all_strings(value: object) -> tuple[str, ...]:
+    found: list[str] = []
+    pending = [value]
+    seen = 0
+    while pending and seen < MAX_NODES:
+        item = pending.pop()
+        seen += 1
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return tuple(found)
+
+
+def settings_env(settings: dict) -> tuple[tuple[str, str], ...]:
+    env = settings.get("env")
+    if not isinstance(env, dict):
+        return ()
+    return tuple((str(key), value) for key, value in env.items() if isinstance(value, str))[:MAX_COMMANDS]
+
+
+def hook_environment(settings: SettingsFile, environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment the agent gives its hooks: its own, overlaid by the settings' `env`."""
+    merged = dict(environ)
+    for key, value in settings.env:
+        merged[key] = expand(value, environ)[0]
+    return merged
+
+
+def read_settings(path: str, environ: Mapping[str, str], *, keep_strings: bool = False) -> SettingsFile:
+    try:
+        data = read_bounded(path, MAX_SETTINGS_BYTES, follow_symlinks=True)
+    except FileNotFoundError:
+        return SettingsFile(FileState(path, EvidenceStatus.MISSING))
+    except UnsafeFile as error:
+        return SettingsFile(FileState(path, EvidenceStatus.UNREADABLE, str(error)))
+    except OSError as error:
+        return SettingsFile(FileState(path, EvidenceStatus.UNREADABLE, describe_os_error(error)))
+    parsed = parse_object(data.removeprefix(b"\xef\xbb\xbf").strip())
+    if isinstance(parsed, str):
+        return SettingsFile(FileState(path, EvidenceStatus.OK), parsed)
+    env = settings_env(parsed)
+    hook_env = dict(environ)
+    hook_env.update((key, expand(value, environ)[0]) for key, value in env)
+    return SettingsFile(FileState(path, EvidenceStatus.OK), None, hook_commands(parsed, hook_env), env,
+                        all_strings(parsed) if keep_strings else ())
+
+
+def live_settings(root: str, environ: Mapping[str, str]) -> SettingsFile:
+    return read_settings(os.path.join(root, LIVE_NAME), environ)
+
+
+def system_settings(root: str, environ: Mapping[str, str]) -> SettingsFile:
+    return read_settings(os.path.join(root, SYSTEM_NAME), environ, keep_strings=True)

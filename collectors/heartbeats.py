@@ -1,0 +1,111 @@
+"""Collect stage: the memory loop's heartbeats, the memory system's newest write and the agent's activity. Called through health.checks.
+
+Each hook leaves a heartbeat: render the surface heartbeat (LIFEOS/MEMORY/STATE/
+delta-surface-heartbeat, an ISO instant), recall the newest row of memory-retrievals.jsonl,
+fire the newest row of reviewer-fires.jsonl, gate the newest row of memory-health.jsonl.
+A hook is judged only when the effective settings.json registers it. Logs are read from
+the end (bounded), so their size never matters.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from collectors.agent_activity import AgentActivity, collect_activity
+from collectors.agent_settings import live_settings
+from collectors.fsprobe import probe_file
+from collectors.layout import HEALTH_LOG_NAME, Layout
+from cortex import layout as contract
+from collectors.text import brief
+from cortex.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.strictjson import parse_object
+from cortex.timestamps import parse_timestamp_ms
+from collectors.evidence import EvidenceStatus, FileState
+
+HEARTBEAT_PARTS = (contract.STATE, contract.SURFACE_HEARTBEAT_FILE)
+WRITES_LOG = contract.WRITES_LOG
+TAIL_ROWS = 200
+MAX_HEARTBEAT_BYTES = 4096
+# hook → (its heartbeat log under O, or None for the surface heartbeat; what registers it)
+HOOKS = {
+    "render": (None, ("cortex hot render", "MemoryTurnStart.hook.ts", "LoadMemory.hook.ts",
+                      "MemoryDeltaSurface.hook.ts")),
+    "recall": (contract.RETRIEVALS_LOG, ("cortex recall",)),
+    "fire": (contract.REVIEWER_FIRES_LOG, ("cortex review fire",)),
+    "gate": (HEALTH_LOG_NAME, ("cortex-health gate", "MemoryHealthGate.hook.ts")),
+}
+
+
+def memory_system_write(updated_by: object) -> bool:
+    """A write by the memory system (LifeOS MemorySystem.add, cortex's governed dispatch), not a hand edit."""
+    return isinstance(updated_by, str) and (updated_by == "MemorySystem.add" or updated_by.startswith("cortex-remember"))
+
+
+@dataclass(frozen=True)
+class Beat:
+    file: FileState
+    at_ms: int | None = None
+    raw: object = None  # the value that should have been a timestamp
+    problem: str | None = None  # why the file's content gives no time
+
+
+@dataclass(frozen=True)
+class HookBeat:
+    hook: str
+    registered: bool
+    heartbeat: Beat
+
+
+@dataclass(frozen=True)
+class HeartbeatEvidence:
+    status: EvidenceStatus  # that of the transcript folder: activity is what hooks are judged against
+    surface: Beat
+    newest_write: Beat  # the newest memory-system write in the tail of memory-writes.jsonl
+    hooks: tuple[HookBeat, ...]
+    activity: AgentActivity
+
+
+def surface_beat(layout: Layout) -> Beat:
+    path = os.path.join(layout.memory, *HEARTBEAT_PARTS)
+    state = probe_file(path, layout.memory)
+    if state.status is not EvidenceStatus.OK:
+        return Beat(state)
+    try:
+        text = read_bounded(path, MAX_HEARTBEAT_BYTES).decode("utf-8", "replace").strip()
+    except (OSError, UnsafeFile) as error:
+        return Beat(FileState(path, EvidenceStatus.UNREADABLE, str(error)))
+    at_ms = parse_timestamp_ms(text)
+    return Beat(state, at_ms, brief(text), None if at_ms is not None else "not an ISO instant")
+
+
+def newest_row(path: str, anchor: str, keep=lambda row: True) -> Beat:
+    """The newest `ts` among the last TAIL_ROWS rows of a JSONL log that `keep` accepts."""
+    state = probe_file(path, anchor)
+    if state.status is not EvidenceStatus.OK:
+        return Beat(state)
+    try:
+        lines = tail_lines(path, TAIL_ROWS)
+    except (OSError, UnsafeFile) as error:
+        return Beat(FileState(path, EvidenceStatus.UNREADABLE, str(error)))
+    best: int | None = None
+    raw = None
+    for line in lines:
+        row = parse_object(line)
+        if isinstance(row, dict) and keep(row):
+            at_ms = parse_timestamp_ms(row.get("ts"))
+            if at_ms is not None and (best is None or at_ms > best):
+                best, raw = at_ms, brief(row.get("ts"))
+    return Beat(state, best, raw, None if best is not None or not lines else "no row with a valid ts in the tail")
+
+
+def collect(layout: Layout) -> HeartbeatEvidence:
+    settings = live_settings(layout.root, layout.environ)
+    surface = surface_beat(layout)
+    writes = newest_row(layout.evidence(WRITES_LOG), layout.memory, lambda row: memory_system_write(row.get("updated_by")))
+    hooks = []
+    for hook, (log, names) in HOOKS.items():
+        registered = any(settings.registers(name) for name in names)
+        beat = surface if log is None else newest_row(layout.evidence(log), layout.memory)
+        hooks.append(HookBeat(hook, registered, beat))
+    activity = collect_activity(layout.root, layout.environ)
+    return HeartbeatEvidence(activity.folder.status, surface, writes, tuple(hooks), activity)

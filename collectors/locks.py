@@ -1,0 +1,128 @@
+"""Collect stage: write locks, their holders and the lock event log. Called through health.checks.
+
+Stamp locks are the governed writers' `<file>.lock` ({pid, host, ts, token}, cortex.locks): the
+two hot files' locks and every `*.lock` directly under O (review state, proposals). For each
+present lock the holder's liveness is measured: alive, gone (this host and provably dead:
+no such pid, a zombie, a reused pid; psutil, imported only when a lock exists) or
+unverifiable (another host, an unreadable stamp). The health log's flock file cannot go
+stale (the kernel releases an flock with its holder), so it is only reported held or free.
+O/memory-locks.jsonl gives the contended and recovered events (the newest TAIL_ROWS rows).
+"""
+from __future__ import annotations
+
+import os
+import socket
+import stat
+from dataclasses import dataclass
+
+from collectors.layout import Layout
+from cortex import layout as contract
+from collectors.text import brief
+from cortex.locks import MAX_STAMP_BYTES, parse_stamp
+from cortex.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.strictjson import parse_object
+from cortex.timestamps import parse_timestamp_ms
+from collectors.evidence import EvidenceStatus, FileState
+
+EVENTS_LOG = contract.LOCKS_LOG
+TAIL_ROWS = 2000
+CONTENDED = ("lock_contended", "stale_lock_recovered")
+MAX_LOCKS = 100
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    file: str  # the lock's file name
+    path: str
+    pid: object
+    host: object
+    at_ms: int | None  # the stamp's ts, else the file's mtime
+    stamped: bool  # the stamp parsed
+    holder: str  # alive | gone | unverifiable
+
+
+@dataclass(frozen=True)
+class LocksEvidence:
+    status: EvidenceStatus  # that of memory-locks.jsonl
+    events_log: FileState
+    locks: tuple[LockHolder, ...]
+    contended_ms: tuple[int, ...]  # times of contended or recovered events in the log's tail
+    health_lock_held: bool | None  # None when the flock file is absent
+
+
+def lock_paths(layout: Layout) -> list[str]:
+    paths = [path + ".lock" for _, path in layout.hot_files]
+    health_lock = layout.health_log + ".lock"
+    try:
+        names = sorted(os.listdir(layout.observability))
+    except OSError:
+        names = []
+    paths += [os.path.join(layout.observability, n) for n in names if n.endswith(".lock")
+              and os.path.join(layout.observability, n) != health_lock]
+    return paths[:MAX_LOCKS]
+
+
+def holder_of(path: str, host: str) -> LockHolder | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    name = os.path.basename(path)
+    if not stat.S_ISREG(info.st_mode):
+        return LockHolder(name, path, None, None, info.st_mtime_ns // 1_000_000, False, "unverifiable")
+    try:
+        stamp = parse_stamp(read_bounded(path, MAX_STAMP_BYTES))
+    except (OSError, UnsafeFile):
+        stamp = None
+    if stamp is None:
+        return LockHolder(name, path, None, None, info.st_mtime_ns // 1_000_000, False, "unverifiable")
+    at_ms = parse_timestamp_ms(stamp["ts"])
+    holder = "unverifiable"
+    if stamp["host"] == host:
+        from cortex.liveness import process_is_gone  # psutil only when a lock is actually there
+
+        holder = "gone" if process_is_gone(stamp["pid"], at_ms) else "alive"
+    return LockHolder(name, path, stamp["pid"], brief(stamp["host"]), at_ms, True, holder)
+
+
+def health_lock_held(path: str) -> bool | None:
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # shared, released at once: never blocks a writer for long
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def contended_events(path: str) -> tuple[FileState, tuple[int, ...]]:
+    if not os.path.lexists(path):
+        return FileState(path, EvidenceStatus.MISSING), ()
+    try:
+        lines = tail_lines(path, TAIL_ROWS)
+    except (OSError, UnsafeFile) as error:
+        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), ()
+    times = []
+    for line in lines:
+        row = parse_object(line)
+        if isinstance(row, dict) and row.get("event") in CONTENDED:
+            at_ms = parse_timestamp_ms(row.get("ts"))
+            if at_ms is not None:
+                times.append(at_ms)
+    return FileState(path, EvidenceStatus.OK), tuple(times)
+
+
+def collect(layout: Layout) -> LocksEvidence:
+    host = socket.gethostname()
+    locks = tuple(found for found in (holder_of(path, host) for path in lock_paths(layout)) if found is not None)
+    state, times = contended_events(layout.evidence(EVENTS_LOG))
+    return LocksEvidence(state.status, state, locks, times, health_lock_held(layout.health_log + ".lock"))

@@ -1,0 +1,66 @@
+"""Collect stage: how the reviewer keeps up, the newest reviewer rows' kinds and the turns waiting for a review. Called through health.checks.
+
+Reads the tail of O/reviewer-runs.jsonl (the newest TAIL_ROWS rows, classified with the same
+shapes as collectors.reviewer), `turn_count_since_last_review` of O/review-state.json and
+`turn_threshold` of LIFEOS/USER/CONFIG/memory-review.json (default 8, the reviewer's own).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from collectors.fsprobe import probe_file
+from collectors.layout import Layout
+from cortex import layout as contract
+from collectors.reviewer_rows import RowClass, classify, is_count
+from collectors.text import brief
+from cortex.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.strictjson import parse_object
+from collectors.evidence import EvidenceStatus, FileState
+
+TAIL_ROWS = 50
+DEFAULT_TURN_THRESHOLD = 8
+CONFIG_PARTS = ("LIFEOS", "USER", "CONFIG", "memory-review.json")
+
+
+@dataclass(frozen=True)
+class ReviewCadenceEvidence:
+    status: EvidenceStatus  # that of reviewer-runs.jsonl
+    log: FileState
+    recent: tuple[str, ...]  # RowClass values of the newest rows, newest first
+    recent_run_ids: tuple[object, ...]
+    turns_waiting: int | None  # turn_count_since_last_review, None when unknown
+    turn_threshold: int
+    turn_threshold_source: str
+
+
+def _object(path: str) -> dict | None:
+    try:
+        parsed = parse_object(read_bounded(path, 1 << 20).strip())
+    except (OSError, UnsafeFile):
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def collect(layout: Layout) -> ReviewCadenceEvidence:
+    path = layout.evidence(contract.REVIEWER_RUNS_LOG)
+    state = probe_file(path, layout.memory)
+    classes: list[str] = []
+    run_ids: list[object] = []
+    if state.status is EvidenceStatus.OK:
+        try:
+            lines = tail_lines(path, TAIL_ROWS)
+        except (OSError, UnsafeFile) as error:
+            state, lines = FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
+        for line in reversed(lines):
+            row = parse_object(line)
+            classes.append(classify(row)[0].value if isinstance(row, dict) else RowClass.INVALID.value)
+            run_ids.append(brief(row.get("runId")) if isinstance(row, dict) else None)
+    review_state = _object(layout.evidence("review-state.json")) or {}
+    waiting = review_state.get("turn_count_since_last_review")
+    config = _object(os.path.join(layout.root, *CONFIG_PARTS)) or {}
+    threshold = config.get("turn_threshold")
+    source = "memory-review.json" if is_count(threshold) and threshold > 0 else "default"
+    return ReviewCadenceEvidence(state.status, state, tuple(classes), tuple(run_ids),
+                                 waiting if is_count(waiting) else None,
+                                 threshold if source != "default" else DEFAULT_TURN_THRESHOLD, source)

@@ -1,0 +1,106 @@
+"""Collect stage: each reviewer run's lifecycle (spawned by a fire, started, terminal row). Called through health.checks.
+
+Joins three logs by run id and time: O/reviewer-fires.jsonl (rows with `started: true` are
+spawns), O/reviewer-starts.jsonl (the `started` row a run writes before inference: runId,
+pid, host, ts) and O/reviewer-runs.jsonl (terminal rows). For a start without a terminal row
+it measures whether the holder still lives (psutil, only then imported): alive, gone (no such
+pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule decides.
+"""
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+
+from collectors.fsprobe import probe_file
+from collectors.jsonl import scan_jsonl
+from collectors.layout import Layout
+from cortex import layout as contract
+from collectors.text import brief
+from cortex.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.strictjson import parse_object
+from cortex.timestamps import parse_timestamp_ms
+from collectors.evidence import EvidenceStatus, FileState
+
+STARTS_LOG = contract.REVIEWER_STARTS_LOG
+FIRES_LOG = contract.REVIEWER_FIRES_LOG
+RUNS_LOG = contract.REVIEWER_RUNS_LOG
+KEPT_STARTS = 10
+TAIL_ROWS = 200
+DEFAULT_TIMEOUT_S = 180  # the reviewer's inference_timeout_seconds default
+CONFIG_PARTS = ("LIFEOS", "USER", "CONFIG", "memory-review.json")
+
+
+@dataclass(frozen=True)
+class Start:
+    run_id: str
+    at_ms: int
+    pid: object
+    host: object
+    terminal: bool  # a terminal row with this runId exists
+    holder: str | None  # alive | gone | unverifiable; None when terminal
+
+
+@dataclass(frozen=True)
+class Spawn:
+    at_ms: int
+    pid: object
+
+
+@dataclass(frozen=True)
+class LifecycleEvidence:
+    status: EvidenceStatus  # that of reviewer-starts.jsonl
+    starts_log: FileState
+    starts: tuple[Start, ...]  # newest first
+    newest_spawn: Spawn | None
+    inference_timeout_ms: int
+
+
+def tail_rows(path: str, anchor: str) -> tuple[FileState, list[dict]]:
+    state = probe_file(path, anchor)
+    if state.status is not EvidenceStatus.OK:
+        return state, []
+    try:
+        lines = tail_lines(path, TAIL_ROWS)
+    except (OSError, UnsafeFile) as error:
+        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
+    return state, [row for row in map(parse_object, lines) if isinstance(row, dict)]
+
+
+def holder_state(row: dict, this_host: str) -> str:
+    pid, host = row.get("pid"), row.get("host")
+    if type(pid) is not int or pid <= 0 or host != this_host:
+        return "unverifiable"
+    from cortex.liveness import process_is_gone  # psutil, only when a start has no terminal row
+
+    return "gone" if process_is_gone(pid, parse_timestamp_ms(row.get("ts"))) else "alive"
+
+
+def inference_timeout_ms(root: str) -> int:
+    try:
+        config = parse_object(read_bounded(os.path.join(root, *CONFIG_PARTS), 1 << 20).strip())
+    except (OSError, UnsafeFile):
+        config = None
+    value = config.get("inference_timeout_seconds") if isinstance(config, dict) else None
+    ok = type(value) in (int, float) and 0 < value <= 3600
+    return int((value if ok else DEFAULT_TIMEOUT_S) * 1000)
+
+
+def collect(layout: Layout) -> LifecycleEvidence:
+    state, rows = tail_rows(layout.evidence(STARTS_LOG), layout.memory)
+    started = [(parse_timestamp_ms(row.get("ts")), row) for row in rows
+               if row.get("started") is True and isinstance(row.get("runId"), str)]
+    started = sorted(((ms, row) for ms, row in started if ms is not None), key=lambda item: item[0],
+                     reverse=True)[:KEPT_STARTS]
+    wanted = {row["runId"] for _, row in started}
+    finished: set[str] = set()
+    scan_jsonl(layout.evidence(RUNS_LOG), lambda _, row: finished.add(row.get("runId")) if row.get("runId") in wanted
+               else None, anchor=layout.memory)
+    host = socket.gethostname()
+    starts = tuple(Start(row["runId"], ms, brief(row.get("pid")), brief(row.get("host")), row["runId"] in finished,
+                         None if row["runId"] in finished else holder_state(row, host)) for ms, row in started)
+    _, fires = tail_rows(layout.evidence(FIRES_LOG), layout.memory)
+    spawns = [Spawn(ms, brief(row.get("pid"))) for row in fires if row.get("started") is True
+              for ms in [parse_timestamp_ms(row.get("ts"))] if ms is not None]
+    newest = max(spawns, key=lambda spawn: spawn.at_ms) if spawns else None
+    return LifecycleEvidence(state.status, state, starts, newest, inference_timeout_ms(layout.root))

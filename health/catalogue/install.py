@@ -1,0 +1,84 @@
+"""Help data: install finding ids (health.rules.install). Part of the catalogue read by explain and -v."""
+from health.catalogue import Check, Problem
+
+KIND = ("cortex-native when the effective ROOT/settings.json registers a cortex hook command (cortex hot render, "
+        "cortex recall, cortex review fire, cortex-health gate) and no LifeOS memory hook file; lifeos-native "
+        "otherwise, a missing settings.json included")
+
+CHECKS = (
+    Check("install:kind", f"which install the memory loop is ({KIND})",
+          ok=("install-lifeos-native", "install-cortex-native")),
+    Check("install:hook-files", "each LifeOS memory hook file exists under ROOT/hooks/ (lifeos-native)",
+          ok=("hook-file-present:{file}",), problems=(
+        Problem(
+            "hook-file-missing:{file}", "critical",
+            "A memory hook file (MemoryTurnStart, LoadMemory, MemoryDeltaSurface, MemoryReviewFire or "
+            "MemoryHealthGate .hook.ts) is missing under ROOT/hooks/: the part of the memory loop it runs is dead.",
+            ("an update or a clean-up deleted it", "the install was copied without the hooks folder",
+             "the tree is cortex-native but settings.json does not register the cortex hooks yet"),
+            "Reinstall the LifeOS hooks (or restore the file from the release); for a cortex install, register the "
+            "cortex hook commands in settings.json (README: the memory loop) so the .ts files are not required."),
+    )),
+    Check("install:tool-files", "each LifeOS memory tool exists under ROOT/LIFEOS/TOOLS/ (lifeos-native)",
+          ok=("tool-file-present:{file}",), problems=(
+        Problem(
+            "tool-file-missing:{file}", "critical",
+            "A memory tool (MemorySystem, MemoryReviewer, MemoryWriter, MemoryRetriever, MemoryTypes, MemoryStatus, "
+            "MemoryHealthCheck or MutationTier .ts) is missing under ROOT/LIFEOS/TOOLS/: hooks that import it fail.",
+            ("an update or a clean-up deleted it", "a partial copy of the install"),
+            "Reinstall the LifeOS tools from the release; the next audit confirms each file."),
+    )),
+    Check("install:settings", "the effective settings.json exists and is readable JSON",
+          ok=("settings-readable:settings.json",), problems=(
+        Problem(
+            "settings-missing:settings.json", "critical",
+            "ROOT/settings.json, the settings the agent actually reads, is missing, unreadable or not a JSON "
+            "object: no hook of the memory loop is registered.",
+            ("a fresh or broken install", "a tool rewrote the file and left invalid JSON",
+             "the file was replaced by a directory or a FIFO"),
+            "Restore settings.json (from settings.system.json or a backup) and register the memory hooks; "
+            "validate it with `python -m json.tool ROOT/settings.json`."),
+    )),
+    Check("install:registration", "each memory hook is registered in the effective settings.json",
+          ok=("settings-hook-present:{hook}",), problems=(
+        Problem(
+            "settings-hook-missing:{hook}", "critical",
+            "A memory hook named in settings.system.json (the intent) is not registered in settings.json (the "
+            "truth): its registration was clobbered and the hook silently stopped running.",
+            ("a tool or an update rewrote settings.json without the memory hooks",
+             "a hand edit removed the hook entry"),
+            "Put the hook entry from settings.system.json back into settings.json (the finding names the hook and "
+            "both files); the next prompt or Stop runs it again."),
+        Problem(
+            "settings-hook-absent:{hook}", "warn",
+            "A memory hook is registered in no settings layer: this install does not run that part of the memory "
+            "loop (expected on a public skill install; a gap on a personal one).",
+            ("the memory loop was never wired into this agent", "a cortex-native install registers only some hooks"),
+            "Register the hook (README: the memory loop shows the settings.json block) or accept the warning on "
+            "an install that deliberately runs without it."),
+    )),
+    Check("install:commands", "every registered hook command resolves to an executable (cortex-native)",
+          ok=("hook-command-resolved:{event}:{program}",), problems=(
+        Problem(
+            "hook-command-missing:{event}:{program}", "critical",
+            "A hook command registered in settings.json names a program that does not resolve in the environment "
+            "the agent gives its hooks (the settings' env, else the auditor's PATH): the hook fails on every "
+            "event.",
+            ("the virtual environment holding cortex was moved or deleted",
+             "the agent's PATH does not contain the folder with the cortex console scripts",
+             "a typo in the command"),
+            "Use an absolute path to the program in settings.json, or set env.PATH in settings.json to include "
+            "its folder (`which cortex` shows it); then re-run cortex-health."),
+    )),
+    Check("install:subagent-flag", "no subagent flag is set for the main session",
+          ok=("subagent-flag-clear",), problems=(
+        Problem(
+            "subagent-flag-in-main-session", "critical",
+            "CORTEX_SUBAGENT or CLAUDE_CODE_FORK_SUBAGENT is set in the settings' env (or the hook environment): "
+            "every session looks like a subagent, so render, recall and fire silently do nothing.",
+            ("a flag meant for a subagent launcher was put in settings.json env",
+             "a shell profile exports the flag globally"),
+            "Remove the flag from settings.json env and from the shell profile; set it only on the subagent or "
+            "reviewer process that needs it."),
+    )),
+)

@@ -1,0 +1,100 @@
+"""Evaluate stage rule: the memory loop's install. Used by health.evaluate through health.checks.
+
+Parity with the reference for a LifeOS-native install: every hook and tool file missing on
+disk is critical; settings.json is the truth and settings.system.json the intent (intended
+but not registered: a clobbered registration, critical; registered nowhere: warn). A
+cortex-native install needs no .ts files; every registered command must resolve instead.
+A subagent flag in the main session silently disables render, recall and fire: critical.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from collectors.install import CORTEX_NATIVE, InstallEvidence
+from health.findings import critical, ok, warn
+from health.model import EvidenceStatus, Finding
+from health.rules import Context
+
+
+def judge(ev: InstallEvidence, ctx: Context) -> Iterator[Finding]:
+    yield ok(f"install-{ev.kind}", f"Install kind {ev.kind}: {ev.kind_reason}.", kind=ev.kind, reason=ev.kind_reason)
+    if ev.kind == CORTEX_NATIVE:
+        yield from cortex_native(ev)
+    else:
+        yield from lifeos_native(ev)
+    yield subagent(ev)
+
+
+def files(ev: InstallEvidence) -> Iterator[Finding]:
+    for what, found in (("hook", ev.hook_files), ("tool", ev.tool_files)):
+        for item in found:
+            if item.present:
+                yield ok(f"{what}-file-present:{item.name}", f"{what.title()} file present: {item.name}.", path=item.path)
+            else:
+                why = f" ({item.reason})" if item.reason else ""
+                yield critical(f"{what}-file-missing:{item.name}",
+                               f"Required {what} file missing on disk: {item.name}{why}.", path=item.path,
+                               reason=item.reason)
+
+
+def settings_state(ev: InstallEvidence) -> Finding:
+    if ev.settings.status is EvidenceStatus.OK and ev.settings_problem is None:
+        return ok("settings-readable:settings.json", "settings.json (the effective runtime settings) is readable.",
+                  path=ev.settings.path)
+    reason = ev.settings_problem or ev.settings.reason or ev.settings.status.value
+    return critical("settings-missing:settings.json",
+                    f"settings.json (the effective runtime settings) is not found or unreadable: {reason}.",
+                    path=ev.settings.path, status=ev.settings.status.value, reason=reason)
+
+
+def lifeos_native(ev: InstallEvidence) -> Iterator[Finding]:
+    yield from files(ev)
+    yield settings_state(ev)
+    for item in ev.registrations:
+        if item.live:
+            yield ok(f"settings-hook-present:{item.hook}", f"{item.hook} registered in the effective settings.json.")
+        elif item.intended:
+            yield critical(f"settings-hook-missing:{item.hook}",
+                           f"{item.hook} is in settings.system.json but not in the effective settings.json: "
+                           "de-registered from the live runtime.",
+                           system=ev.system.path, live=ev.settings.path, hook=item.hook)
+        else:
+            yield warn(f"settings-hook-absent:{item.hook}",
+                       f"{item.hook} is not registered in any settings layer: the memory loop is not enabled on "
+                       "this install.", hook=item.hook, live=ev.settings.path, system=ev.system.path)
+
+
+def cortex_native(ev: InstallEvidence) -> Iterator[Finding]:
+    yield settings_state(ev)
+    for item in ev.registrations:
+        if item.live:
+            yield ok(f"settings-hook-present:{item.hook}", f"{item.hook} registered in the effective settings.json.")
+        else:
+            yield warn(f"settings-hook-absent:{item.hook}",
+                       f"The cortex hook `{item.hook}` is not registered in settings.json: that part of the memory "
+                       "loop does not run.", hook=item.hook, live=ev.settings.path)
+    seen: set[tuple[str, str]] = set()
+    for command in ev.commands:
+        program = command.program or "?"
+        if (command.event, program) in seen:
+            continue
+        seen.add((command.event, program))
+        if command.resolved:
+            yield ok(f"hook-command-resolved:{command.event}:{program}",
+                     f"{command.event} hook program {program} resolves to {command.resolved}.",
+                     event=command.event, program=program, resolved=command.resolved)
+        else:
+            yield critical(f"hook-command-missing:{command.event}:{program}",
+                           f"{command.event} hook program {program} does not resolve to an executable: "
+                           f"{command.reason}.", event=command.event, program=command.program, reason=command.reason,
+                           live=ev.settings.path)
+
+
+def subagent(ev: InstallEvidence) -> Finding:
+    if not ev.subagent_flags:
+        return ok("subagent-flag-clear", "No subagent flag is set for the main session.")
+    named = ", ".join(f"{flag.variable}={flag.value} ({flag.where})" for flag in ev.subagent_flags)
+    return critical("subagent-flag-in-main-session",
+                    f"A subagent flag is set for every session ({named}): render, recall and fire silently do "
+                    "nothing.", flags=[{"variable": f.variable, "value": f.value, "where": f.where}
+                                       for f in ev.subagent_flags], live=ev.settings.path)

@@ -2,10 +2,12 @@
 
 The append is one os.write of the whole line on an O_APPEND descriptor, made while holding
 an exclusive flock on `<log>.lock`, so concurrent runs never interleave; waiting for the
-lock is bounded. The report path is written atomically (temp file in the same folder,
-fsync, rename) after `report_path_problem` has refused symlinks, directories, non-regular
-files, missing folders, anything inside the memory tree M (canonical records, index,
-evidence logs) and the hot files or policy marker. Every failure is returned as a reason,
+lock is bounded. Under the same lock the line gets its hash-chain link and the
+checkpoint is rewritten atomically after it (health.chainappend). The report path is
+written atomically (temp file in the same folder, fsync, rename) after
+`report_path_problem` has refused symlinks, directories, non-regular files, missing
+folders, anything inside the memory tree M (canonical records, index, evidence logs) and
+the hot files or policy marker. Every failure is returned as a reason,
 never raised.
 """
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
+from health.chainappend import checkpoint_path, prepare
 from cortex.safepaths import is_within
 
 LOCK_TIMEOUT_S = 5.0
@@ -112,12 +115,13 @@ def append_line(layout: Layout, line: str, *, lock_timeout_s: float = LOCK_TIMEO
     escape = escapes(folder, layout.memory)
     if escape:
         return f"observability folder {escape}"
-    data = (line.rstrip("\n") + "\n").encode("utf-8")
     try:
         lock = _locked(log + ".lock", lock_timeout_s)
     except OSError as error:
         return f"cannot lock {log}: {error}"
     try:
+        prepared = prepare(log, line)  # the chain link and the next checkpoint, decided under the lock
+        data = prepared.data
         fd = os.open(log, _WRITE_FLAGS, 0o644)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -129,6 +133,10 @@ def append_line(layout: Layout, line: str, *, lock_timeout_s: float = LOCK_TIMEO
             os.fsync(fd)
         finally:
             os.close(fd)
+        if prepared.checkpoint is not None:
+            failure = write_atomically(checkpoint_path(log), prepared.checkpoint.text())
+            if failure:
+                return f"the line was appended but the checkpoint was not rewritten: {failure}"
     except OSError as error:
         return f"cannot append to {log}: {describe_os_error(error)}"
     finally:

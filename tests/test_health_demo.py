@@ -21,7 +21,7 @@ def test_demo_tree_is_healthy_with_the_fixed_clock(tmp_path):
     assert report["counts"] == {"critical": 0, "warn": 0, "ok": len(report["ok_summary"])}
     assert report["ts"] == "2026-11-29T12:00:00.000Z"
     assert set(report["evidence"]) == {"reviewer", "retrieval", "proposals", "observability", "index",
-                                       "hot_memory", "review_state"}
+                                       "hot_memory", "review_state", "health_history"}
     assert {"reviewer-fresh", "index-no-index-v1", "markers-ok:principal", "cap-ok:da"} <= set(report["ok_summary"])
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-WIDTH, HEIGHT = 600, 180
+WIDTH, HEIGHT = 560, 170
 LEFT, RIGHT, TOP, BOTTOM = 64, 12, 22, 28
 COLOURS = ("#1f6feb", "#d97706", "#b91c1c", "#15803d", "#7c3aed")
 

@@ -1,8 +1,9 @@
 """Dashboard stage: what the pages show, read from the end of memory-health.jsonl on each request. Called by
 health.dashboard.pages.
 
-The window is the last N lines (health.history.read_history: read backwards, bounded, so the
-cost does not grow with the log). Series are taken from the reports' evidence through
+The window is the last N lines, read backwards within the byte budget `history` uses, so the
+cost does not grow with the log; lines already parsed by an earlier request (same bytes) are
+not parsed again. Series are taken from the reports' evidence through
 reports.measurements, the same numbers Prometheus and Nagios get. Per-check history turns
 each id's presence run by run into episodes (when it started, how long it lasted) and counts
 its state changes (flaps).
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cortex.timestamps import parse_timestamp_ms
-from health.history import History, Run, read_history
+from health.history import History, Run
+from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, parse_report
 from reports.chainverify import verify
 from reports.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint
 from reports.measurements import measurements
@@ -46,13 +48,47 @@ class Window:
         return [run for run in self.history.runs if run.report is None] if self.history else []
 
 
-def load_window(log: str, last: int) -> Window:
+class ParsedLines:
+    """Parsed reports by their exact line bytes: a request re-reads the window but parses only lines it has not seen."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._parsed: dict[bytes, dict | str] = {}
+
+    def __call__(self, raw: bytes | None) -> dict | str:
+        if raw is None:
+            return parse_report(raw)
+        with self._lock:
+            found = self._parsed.get(raw)
+        if found is None:
+            found = parse_report(raw)
+            with self._lock:
+                if len(self._parsed) >= self.limit:
+                    self._parsed.clear()  # simple and bounded; the next requests refill it
+                self._parsed[raw] = found
+        return found
+
+
+def load_window(log: str, last: int, parse: ParsedLines | None = None) -> Window:
+    """The newest `last` lines of the log, read backwards within the same byte budget as `history`."""
+    parse = parse or ParsedLines(last)
+    history = History(log)
     try:
-        return Window(log, read_history(log, last))
+        with ReverseLines(log, max_bytes=last * (MAX_LINE_BYTES + BLOCK)) as reader:
+            for position, raw in enumerate(reader, start=1):
+                parsed = parse(raw)
+                history.runs.append(Run(position, parsed, None) if isinstance(parsed, dict)
+                                    else Run(position, None, parsed))
+                if position >= last:
+                    break
+            history.truncated = reader.exhausted
     except FileNotFoundError:
         return Window(log, None)
     except OSError as error:
         return Window(log, None, f"cannot read the health log: {error.strerror or error}")
+    history.runs.reverse()
+    return Window(log, history)
 
 
 def series(window: Window) -> dict[str, list[tuple[int, float | None, float | None, float | None]]]:
@@ -63,7 +99,8 @@ def series(window: Window) -> dict[str, list[tuple[int, float | None, float | No
         seen = set()
         for item in measurements(report):
             key = item.name + "".join(f":{value}" for _, value in item.labels)
-            table.setdefault(key, [(t, None, None, None) for t, _ in reports[:index]])
+            if key not in table:  # a series that starts later: gaps before it
+                table[key] = [(t, None, None, None) for t, _ in reports[:index]]
             table[key].append((at, item.value, item.warn, item.maximum))
             seen.add(key)
         for key, points in table.items():

@@ -13,7 +13,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 
 from health.dashboard import pages
-from health.dashboard.data import ChainStatus, load_window
+from health.dashboard.data import ChainStatus, ParsedLines, load_window
 
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'")
@@ -32,6 +32,7 @@ class DashboardHandler(BaseHTTPRequestHandler):
     window = 500
     allowed_hosts: frozenset[str] = frozenset()
     chain = ChainStatus()
+    parsed = ParsedLines(2 * window)
 
     def version_string(self) -> str:
         return self.server_version
@@ -78,7 +79,7 @@ class DashboardHandler(BaseHTTPRequestHandler):
         page = ROUTES.get(path)
         if page is None:
             return self._refused(HTTPStatus.NOT_FOUND, "no such page (/, /history, /checks)")
-        window = load_window(self.log_path, self.window)
+        window = load_window(self.log_path, self.window, self.parsed)
         self._send(HTTPStatus.OK, page(window, self.chain(self.log_path)))
 
     def __getattr__(self, name: str):
@@ -91,5 +92,5 @@ class DashboardHandler(BaseHTTPRequestHandler):
 def make_handler(log_path: str, host: str, port: int, window: int) -> type[DashboardHandler]:
     names = {"127.0.0.1": ("127.0.0.1", "localhost"), "::1": ("[::1]", "localhost")}[host]
     return type("BoundDashboardHandler", (DashboardHandler,), {
-        "log_path": log_path, "window": window, "chain": ChainStatus(),
+        "log_path": log_path, "window": window, "chain": ChainStatus(), "parsed": ParsedLines(2 * window),
         "allowed_hosts": frozenset(f"{name}:{port}" for name in names)})

@@ -8,6 +8,8 @@ import sys
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.health_support import NOW, SCHEMA_FILE, clean_env, copy_demo, obs, run_cli
 from tests.ops_support import health, health_log, publish_runs
@@ -202,3 +204,56 @@ def test_prometheus_exports_the_head_seq_and_promtool_accepts_it(chained, tmp_pa
     assert "# TYPE cortex_health_history_head_seq gauge\ncortex_health_history_head_seq 6\n" in text
     checked = run_command([tool("promtool", "prometheus"), "check", "metrics"], input=text, stdin=None)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.fixture(scope="module")
+def small_chain(tmp_path_factory):
+    root = copy_demo(tmp_path_factory.mktemp("small"))
+    publish_runs(root, [3, 2, 1])
+    return health_log(root).read_bytes(), (obs(root) / "memory-health.checkpoint").read_bytes()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_single_byte_change_is_detected(small_chain, tmp_path, data):
+    from reports.chainverify import verify
+    from reports.healthchain import parse_checkpoint
+
+    log, point = small_chain
+    position = data.draw(st.integers(0, len(log) - 1))
+    byte = data.draw(st.integers(0, 255).filter(lambda b: b != log[position]))
+    path = tmp_path / "memory-health.jsonl"
+    path.write_bytes(log[:position] + bytes([byte]) + log[position + 1:])
+    checkpoint = parse_checkpoint(point)
+    assert verify(str(path), checkpoint, incremental=False).broken is not None
+    assert verify(str(path), checkpoint).broken is not None or position < checkpoint.start
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(garbage=st.binary(max_size=400))
+def test_hostile_bytes_never_raise(tmp_path, garbage):
+    from reports.chainverify import verify
+    from reports.healthchain import parse_checkpoint
+
+    path = tmp_path / "memory-health.jsonl"
+    path.write_bytes(garbage)
+    result = verify(str(path), None, incremental=False)
+    assert result.walk.offset == len(garbage)
+    assert isinstance(parse_checkpoint(garbage), (str, type(None))) or parse_checkpoint(garbage).seq >= 1
+
+
+def test_an_overlong_line_is_hashed_not_kept_and_listed(chained):
+    with open(health_log(chained), "ab") as handle:
+        handle.write(b"x" * (3 << 20) + b"\n")
+    done = verify(chained)
+    assert done.returncode == 0 and "unchained: line 7 carries no chain link (not a report: line longer than" in done.stdout
+    publish_runs(chained, [0])
+    assert verify(chained).returncode == 0
+
+
+def test_a_checkpoint_that_is_a_directory_is_refused(chained):
+    point = obs(chained) / "memory-health.checkpoint"
+    point.unlink()
+    point.mkdir()
+    found = audit(chained).finding("health-history-tampered")
+    assert "not a regular file" in found["detail"]["reason"]

@@ -7,8 +7,7 @@ checkpoint is rewritten atomically after it (health.chainappend). The report pat
 written atomically (temp file in the same folder, fsync, rename) after
 `report_path_problem` has refused symlinks, directories, non-regular files, missing
 folders, anything inside the memory tree M (canonical records, index, evidence logs) and
-the hot files or policy marker. Every failure is returned as a reason,
-never raised.
+the hot files or policy marker. Every failure is returned as a reason, never raised.
 """
 from __future__ import annotations
 
@@ -20,8 +19,8 @@ import time
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
-from health.chainappend import checkpoint_path, prepare
 from cortex.safepaths import is_within
+from health.chainappend import checkpoint_path, prepare
 
 LOCK_TIMEOUT_S = 5.0
 _WRITE_FLAGS = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -139,6 +138,8 @@ def append_line(layout: Layout, line: str, *, lock_timeout_s: float = LOCK_TIMEO
                 return f"the line was appended but the checkpoint was not rewritten: {failure}"
     except OSError as error:
         return f"cannot append to {log}: {describe_os_error(error)}"
+    except ValueError as error:  # not a JSON object line: nothing was written
+        return f"cannot chain the line for {log}: {error}"
     finally:
         fcntl.flock(lock, fcntl.LOCK_UN)
         os.close(lock)

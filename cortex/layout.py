@@ -44,6 +44,7 @@ PENDING_PROPOSALS_LOG = "pending-proposals.jsonl"
 PROPOSAL_DECISIONS_LOG = "proposal-decisions.jsonl"
 TIER_B_LOG = "tier-b-writes.jsonl"
 HEALTH_LOG = "memory-health.jsonl"  # written by cortex-health itself
+HEALTH_CHECKPOINT = "memory-health.checkpoint"  # its chain head, rewritten after each append
 FAILED_ITEMS_FILE = "failed-items.json"  # O/reviewer-runs/<runId>/: items whose dispatch failed
 REPLAYED_FILE = "replayed.json"  # beside it, once `cortex review replay` dispatched them
 

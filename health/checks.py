@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from collectors import (dispatch_failures, heartbeats, hot_memory, index, install, locks, observability, proposals,
+from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks, observability, proposals,
                         retrieval, review_cadence, review_state, reviewer, reviewer_lifecycle)
 from collectors.runner import Collector
 from health.catalogue import Check
@@ -20,6 +20,7 @@ from health.catalogue import install as install_entries
 from health.catalogue import locks as locks_entries
 from health.catalogue import review_cadence as review_cadence_entries
 from health.catalogue import reviewer_lifecycle as reviewer_lifecycle_entries
+from health.catalogue import health_history as health_history_entries
 from health.catalogue import hot_memory as hot_memory_entries
 from health.catalogue import index as index_entries
 from health.catalogue import observability as observability_entries
@@ -35,6 +36,7 @@ from health.rules import install as install_rule
 from health.rules import locks as locks_rule
 from health.rules import review_cadence as review_cadence_rule
 from health.rules import reviewer_lifecycle as reviewer_lifecycle_rule
+from health.rules import health_history as health_history_rule
 from health.rules import hot_memory as hot_memory_rule
 from health.rules import index as index_rule
 from health.rules import observability as observability_rule
@@ -77,6 +79,7 @@ CHECKS: tuple[CheckRow, ...] = (
     row("index", index.collect, index_rule.judge, index_entries.CHECKS),
     row("hot_memory", hot_memory.collect, hot_memory_rule.judge, hot_memory_entries.CHECKS),
     row("review_state", review_state.collect, review_state_rule.judge, review_state_entries.CHECKS),
+    row("health_history", health_history.collect, health_history_rule.judge, health_history_entries.CHECKS),
 )
 
 INPUTS = Rule(None, run_inputs.judge)  # thresholds, config and clock: judged before any evidence

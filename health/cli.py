@@ -5,7 +5,7 @@ Called by the console script and health.__main__.
 `cortex-health [flags]` runs the check: exit 0 ok, 1 warn, 2 critical (or as --fail-on
 says); 3 when the auditor itself cannot run (bad usage, unusable root, internal error),
 still printing a report with overall "unknown" and the reason. Nothing escapes as a
-traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix)
+traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve)
 hands over to that module instead. This module imports only os and sys at load time so
 the status line starts fast; everything else is imported where it is used.
 """
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from health.run import Options
 
 SUBCOMMANDS = {"statusline": "health.statusline", "gate": "health.gate", "history": "health.history",
-               "explain": "health.explain", "fix": "health.fix"}
+               "explain": "health.explain", "fix": "health.fix",
+               "serve": "health.serve"}
 UNKNOWN_EXIT = 3
 
 

@@ -5,7 +5,7 @@ independent of the log's size) and prints one row per run (time, overall, counts
 line, how long each currently failing id has been failing, and the ids that flap. A line
 that is not a report is reported with its position from the end, never skipped silently.
 Exit 0 when the history was printed (malformed lines included), 3 when the log cannot be
-read or the usage is wrong.
+read or the usage is wrong. `--verify` checks the hash chain instead (health.history_verify).
 """
 from __future__ import annotations
 
@@ -59,6 +59,8 @@ def build_parser() -> Parser:
     parser.add_argument("--last", type=positive, default=DEFAULT_LAST, metavar="N",
                         help=f"how many runs (default {DEFAULT_LAST})")
     parser.add_argument("--json", action="store_true", help="print the history as one JSON object")
+    parser.add_argument("--verify", action="store_true",
+                        help="verify the whole hash chain and the checkpoint: exit 0 intact, 2 broken")
     return parser
 
 
@@ -166,6 +168,10 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
     except SystemExit as done:  # --help
         return int(done.code or 0)
     path = health_log_path(resolve_root(args.root, environ))
+    if args.verify:
+        from health.history_verify import run_verify
+
+        return run_verify(path, args.json, stdout, stderr)
     try:
         history = read_history(path, args.last)
     except FileNotFoundError:

@@ -99,7 +99,7 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
     parser = Parser(prog="cortex-health", allow_abbrev=False,
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
-                    epilog="subcommands: cortex-health statusline | gate | history | explain ID "
+                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | serve "
                     "(each has --help)")
     parser.out = out
     add_check_options(parser)

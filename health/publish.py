@@ -4,7 +4,8 @@ textfile). Called by health.run on a normal run and by health.cli when the audit
 The auditor writes with the core's primitives, not its own: the line goes through
 cortex.durable.append_line (one O_APPEND write of a whole line, fsync) while holding the
 core's `<log>.lock` (cortex.locks: stamped, dead holders broken, waiting bounded), so
-concurrent runs never interleave. Every copy goes through `write_copy`, the one writer:
+concurrent runs never interleave. Under the same lock the line gets its hash-chain link and
+the checkpoint is rewritten atomically after it (health.chainappend). Every copy goes through `write_copy`, the one writer:
 `destination_problem` refuses symlinks, directories, non-regular files, missing folders,
 anything inside a LIFEOS/ tree (the root's, reached by any alias, or any other: memory, hot
 files, reviewer config, locks) and the index manifest; then the copy is written with
@@ -25,6 +26,7 @@ from cortex.durable import replace_file
 from cortex.errors import CortexError
 from cortex.locks import acquire
 from cortex.safepaths import is_within
+from health.chainappend import checkpoint_path, prepare
 
 LOCK_WAIT_MS = 5000
 
@@ -122,9 +124,17 @@ def append_line(layout: Layout, line: str, *, lock_wait_ms: int = LOCK_WAIT_MS) 
     except (CortexError, OSError) as error:
         return f"cannot lock {log}: {error}"
     try:
-        durable_append(log, line.rstrip("\n").encode("utf-8"), mode=0o644)  # as before: the log is not secret
+        prepared = prepare(log, line)  # the chain link and the next checkpoint, decided under the lock
+        # durable_append adds the same torn-line prefix and the newline itself
+        durable_append(log, prepared.data.removeprefix(b"\n").removesuffix(b"\n"), mode=0o644)  # not secret
+        if prepared.checkpoint is not None:
+            failure = write_atomically(checkpoint_path(log), prepared.checkpoint.text())
+            if failure:
+                return f"the line was appended but the checkpoint was not rewritten: {failure}"
     except OSError as error:
         return f"cannot append to {log}: {describe_os_error(error)}"
+    except ValueError as error:  # not a JSON object line: nothing was written
+        return f"cannot chain the line for {log}: {error}"
     finally:
         lock.release()
     return None

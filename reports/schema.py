@@ -46,6 +46,14 @@ class EvidenceEntry(BaseModel):
     status: Literal["ok", "missing", "malformed", "unreadable", "error", "skipped"]
 
 
+class ChainLink(_Strict):
+    """The hash-chain link the auditor adds as the final key of each memory-health.jsonl line."""
+
+    seq: int = Field(ge=1, description="Position in the chain, 1 for the first chained line.")
+    prev: str = Field(pattern="^[0-9a-f]{64}$", description="SHA-256 (hex) of the previous line's exact bytes, "
+                      "newline included; for seq 1, of every byte of the log before this line.")
+
+
 class HealthReport(_Strict):
     """One cortex-health run. `overall` is the worst severity; `unknown` means the auditor could not run."""
 
@@ -60,6 +68,8 @@ class HealthReport(_Strict):
     root: str | None
     duration_ms: float = Field(ge=0)
     reason: str | None = Field(description="Why the auditor could not run (overall unknown), else null.")
+    chain: ChainLink | None = Field(default=None, description="Only on lines of memory-health.jsonl: the "
+                                    "tamper-evidence link (absent from printed reports).")
 
 
 def generated_schema() -> dict[str, Any]:
@@ -73,7 +83,8 @@ def schema_text() -> str:
 
 def report_json(document: dict[str, Any]) -> str:
     """The compact JSON of a validated report: stdout and the memory-health.jsonl line."""
-    return HealthReport.model_validate(document).model_dump_json(by_alias=True)
+    model = HealthReport.model_validate(document)
+    return model.model_dump_json(by_alias=True, exclude=None if model.chain else {"chain"})
 
 
 def write_schema(path: str = SCHEMA_FILE) -> None:

@@ -18,7 +18,7 @@ def test_appended_line_equals_stdout(tmp_path):
     root = copy_demo(tmp_path)
     result = run_cli("--json", root=root, write=True)
     lines = (obs(root) / "memory-health.jsonl").read_text().splitlines()
-    assert lines == [result.stdout.rstrip("\n")]
+    assert len(lines) == 1 and lines[0].startswith(result.stdout.rstrip("\n")[:-1] + ',"chain":{"seq":1,')
     assert result.code == 0
 
 
@@ -36,9 +36,10 @@ def test_concurrent_runs_never_interleave(tmp_path):
     argv = [sys.executable, "-m", "health", "--root", str(root), "--now", NOW, "--json"]
     procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, env=clean_env(), cwd=REPO) for _ in range(8)]
     outputs = [proc.communicate(timeout=60)[0].decode().rstrip("\n") for proc in procs]
-    lines = (obs(root) / "memory-health.jsonl").read_text().splitlines()
-    assert sorted(lines) == sorted(outputs)
-    assert all(json.loads(line)["schema"] == "cortex-health/v1" for line in lines)
+    lines = [json.loads(line) for line in (obs(root) / "memory-health.jsonl").read_text().splitlines()]
+    assert sorted(line.pop("chain")["seq"] for line in lines) == list(range(1, 9))
+    assert sorted(map(json.dumps, lines)) == sorted(json.dumps(json.loads(output)) for output in outputs)
+    assert all(line["schema"] == "cortex-health/v1" for line in lines)
 
 
 def test_append_failure_is_a_warning_in_the_printed_report(tmp_path):

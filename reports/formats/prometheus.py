@@ -83,6 +83,11 @@ def lines_for(document: Mapping[str, Any]) -> list[str]:
     lines += family("collector_severity", "Worst severity among the checks of each collector that ran: "
                     "0 ok, 1 warn, 2 critical.",
                     [((("collector", name),), severity) for name, severity in collector_rows(document, checks)])
+    history = (document.get("evidence") or {}).get("health_history") or {}
+    if isinstance(history, Mapping) and type(history.get("head_seq")) is int:
+        lines += family("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
+                        "(before this run's own line); a drop means the history was cut or rolled back.",
+                        [((), history["head_seq"])])
     grouped: dict[str, list] = {}
     for item in measurements(document):
         grouped.setdefault(item.name, []).append(item)

@@ -1,0 +1,67 @@
+"""Publish stage: chain the next memory-health.jsonl line and advance the checkpoint. Called by health.publish.append_line
+while it holds the log's lock.
+
+Before chaining, the log is verified from the checkpoint (collectors.chainverify). The new line
+chains to the log's real last line (its seq follows the newest chained line), so the record
+goes on whatever happened; the checkpoint advances only when the log verified intact, so a
+break stays reported by every later audit until the operator archives log and checkpoint.
+A log that ends inside a line (a torn append) gets its newline first, and that line is
+then part of what the chain covers.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+
+from cortex.safeio import open_regular
+from collectors.chainverify import Verification, Walk, prefix_hash, verify
+from collectors.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint, splice
+
+
+@dataclass(frozen=True)
+class Prepared:
+    data: bytes  # what to append (a newline ending a torn line, then the chained line)
+    checkpoint: Checkpoint | None  # what to write after the append; None: keep the old one
+
+
+def checkpoint_path(log: str) -> str:
+    return os.path.join(os.path.dirname(log), CHECKPOINT_NAME)
+
+
+def _state(log: str, point: Checkpoint | None) -> tuple[Verification | None, int]:
+    try:
+        return verify(log, point), os.stat(log).st_size
+    except FileNotFoundError:
+        return None, 0
+
+
+def _prev(log: str, walk: Walk, size: int, newline: bytes) -> str:
+    fd = open_regular(log)
+    try:
+        if walk.seq is None:
+            return prefix_hash(fd, size, newline)  # the first chained line covers every earlier byte
+        if not newline:
+            return walk.last or ""
+        return hashlib.sha256(os.pread(fd, size - walk.last_start, walk.last_start) + newline).hexdigest()
+    finally:
+        os.close(fd)
+
+
+def prepare(log: str, line: str) -> Prepared:
+    """The bytes to append for report `line` and the checkpoint to write after it (OSError for the caller)."""
+    found = read_checkpoint(checkpoint_path(log))
+    point = found if isinstance(found, Checkpoint) else None
+    verification, size = _state(log, point)
+    walk = verification.walk if verification is not None else Walk()
+    newline = b"" if walk.ends_with_newline else b"\n"
+    seq = (walk.seq or 0) + 1
+    prev = _prev(log, walk, size, newline) if verification is not None else hashlib.sha256(b"").hexdigest()
+    chained = (splice(line, seq, prev) + "\n").encode("utf-8")
+    start = size + len(newline)
+    intact = not isinstance(found, str) and (verification is None or verification.intact)
+    ts = json.loads(line).get("ts") or ""
+    checkpoint = Checkpoint(seq, hashlib.sha256(chained).hexdigest(), ts, walk.lines + 1, start,
+                            start + len(chained)) if intact else None
+    return Prepared(newline + chained, checkpoint)

@@ -1,0 +1,208 @@
+"""Dashboard stage: what the pages show, read from the end of memory-health.jsonl on each request. Called by
+health.dashboard.pages.
+
+The window is the last N lines, read backwards within the byte budget `history` uses, so the
+cost does not grow with the log; lines already parsed by an earlier request (same bytes) are
+not parsed again. Series are taken from the reports' evidence through
+reports.measurements, the same numbers Prometheus and Nagios get. Per-check history turns
+each id's presence run by run into episodes (when it started, how long it lasted) and counts
+its state changes (flaps).
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from cortex.timestamps import parse_timestamp_ms
+from health.history import History, Run
+from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, parse_report
+from collectors.chainverify import verify
+from collectors.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint
+from reports.measurements import measurements
+
+OVERALL_LEVEL = {"ok": 0, "warn": 1, "critical": 2, "unknown": 3}
+
+
+@dataclass
+class Window:
+    log: str
+    history: History | None  # None when no run was recorded yet
+    problem: str | None = None  # why the log cannot be read
+
+    @property
+    def reports(self) -> list[tuple[int, dict]]:
+        """(time ms, report) of the well-formed runs, oldest first."""
+        if self.history is None:
+            return []
+        return [(parse_timestamp_ms(run.report["ts"]), run.report) for run in self.history.runs if run.report]
+
+    @property
+    def newest(self) -> dict | None:
+        found = self.reports
+        return found[-1][1] if found else None
+
+    @property
+    def malformed(self) -> list[Run]:
+        return [run for run in self.history.runs if run.report is None] if self.history else []
+
+
+class ParsedLines:
+    """Parsed reports by their exact line bytes: a request re-reads the window but parses only lines it has not seen."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._parsed: dict[bytes, dict | str] = {}
+
+    def __call__(self, raw: bytes | None) -> dict | str:
+        if raw is None:
+            return parse_report(raw)
+        with self._lock:
+            found = self._parsed.get(raw)
+        if found is None:
+            found = parse_report(raw)
+            with self._lock:
+                if len(self._parsed) >= self.limit:
+                    self._parsed.clear()  # simple and bounded; the next requests refill it
+                self._parsed[raw] = found
+        return found
+
+
+def load_window(log: str, last: int, parse: ParsedLines | None = None) -> Window:
+    """The newest `last` lines of the log, read backwards within the same byte budget as `history`."""
+    parse = parse or ParsedLines(last)
+    history = History(log)
+    try:
+        with ReverseLines(log, max_bytes=last * (MAX_LINE_BYTES + BLOCK)) as reader:
+            for position, raw in enumerate(reader, start=1):
+                parsed = parse(raw)
+                history.runs.append(Run(position, parsed, None) if isinstance(parsed, dict)
+                                    else Run(position, None, parsed))
+                if position >= last:
+                    break
+            history.truncated = reader.exhausted
+    except FileNotFoundError:
+        return Window(log, None)
+    except OSError as error:
+        return Window(log, None, f"cannot read the health log: {error.strerror or error}")
+    history.runs.reverse()
+    return Window(log, history)
+
+
+def series(window: Window) -> dict[str, list[tuple[int, float | None, float | None, float | None]]]:
+    """name (with its label) -> [(time ms, value or None, warn threshold, maximum)] over the window."""
+    table: dict[str, list] = {}
+    reports = window.reports
+    for index, (at, report) in enumerate(reports):
+        seen = set()
+        for item in measurements(report):
+            key = item.name + "".join(f":{value}" for _, value in item.labels)
+            if key not in table:  # a series that starts later: gaps before it
+                table[key] = [(t, None, None, None) for t, _ in reports[:index]]
+            table[key].append((at, item.value, item.warn, item.maximum))
+            seen.add(key)
+        for key, points in table.items():
+            if key not in seen:
+                points.append((at, None, None, None))
+    return table
+
+
+@dataclass
+class Episode:
+    severity: str
+    start: str  # ts of the first run it was seen in
+    end: str | None  # ts of the first run it was gone again; None while it lasts
+    duration_ms: int | None
+    runs: int
+
+
+@dataclass
+class CheckHistory:
+    id: str
+    current: str  # ok | warn | critical | absent
+    flaps: int
+    episodes: list[Episode] = field(default_factory=list)
+
+
+def check_histories(window: Window) -> list[CheckHistory]:
+    """Every id seen in the window (problems and ok ids), worst and most recent first."""
+    reports = window.reports
+    states: dict[str, list[str | None]] = {}
+    for index, (_, report) in enumerate(reports):
+        now = {f["id"]: f["severity"] for f in report["findings"]}
+        now.update({item: "ok" for item in report.get("ok_summary") or () if isinstance(item, str)})
+        for finding_id in now.keys() | states.keys():
+            states.setdefault(finding_id, [None] * index).append(now.get(finding_id))
+    result = []
+    for finding_id, row in states.items():
+        episodes, flaps, open_episode = [], 0, None
+        for index, state in enumerate(row):
+            failing = state in ("warn", "critical")
+            if index and (row[index - 1] in ("warn", "critical")) != failing:
+                flaps += 1
+            if failing and open_episode is None:
+                open_episode = Episode(state, reports[index][1]["ts"], None, None, 0)
+                episodes.append(open_episode)
+            if failing:
+                open_episode.runs += 1
+                if state == "critical":
+                    open_episode.severity = "critical"
+            elif open_episode is not None:
+                open_episode.end = reports[index][1]["ts"]
+                open_episode.duration_ms = reports[index][0] - parse_timestamp_ms(open_episode.start)
+                open_episode = None
+        if open_episode is not None:
+            open_episode.duration_ms = reports[-1][0] - parse_timestamp_ms(open_episode.start)
+        result.append(CheckHistory(finding_id, row[-1] or "absent", flaps, episodes))
+    rank = {"critical": 0, "warn": 1, "ok": 3, "absent": 4}
+    return sorted(result, key=lambda c: (rank[c.current] if c.episodes or c.current != "ok" else 2, -c.flaps, c.id))
+
+
+class ChainStatus:
+    """The live chain verification (incremental from the checkpoint), cached while log and checkpoint are unchanged."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple | None = None
+        self._value: dict[str, Any] = {}
+
+    def __call__(self, log: str) -> dict[str, Any]:
+        point_path = os.path.join(os.path.dirname(log), CHECKPOINT_NAME)
+        key = tuple(_stamp(path) for path in (log, point_path))
+        with self._lock:
+            if key != self._key:
+                self._value, self._key = _chain_status(log, point_path), key
+            return self._value
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns
+
+
+def _chain_status(log: str, point_path: str) -> dict[str, Any]:
+    found = read_checkpoint(point_path)
+    point = found if isinstance(found, Checkpoint) else None
+    if isinstance(found, str):
+        return {"state": "tampered", "text": f"the checkpoint cannot be used: {found}"}
+    try:
+        result = verify(log, point)
+    except FileNotFoundError:
+        return {"state": "tampered" if point else "empty", "text": "the log is gone but a checkpoint exists"
+                if point else "no history yet"}
+    except OSError as error:
+        return {"state": "unverified", "text": f"cannot be verified: {error.strerror or error}"}
+    if result.broken:
+        return {"state": "tampered", "text": f"line {result.broken.line} ({result.broken.kind}): "
+                                             f"{result.broken.message}"}
+    if result.unchained_total:
+        return {"state": "unchained", "text": f"{result.unchained_total} line(s) after the chain started carry no link"}
+    if result.walk.seq is None:
+        return {"state": "not chained yet", "text": f"{result.walk.lines} line(s), none chained yet"}
+    return {"state": "intact", "text": f"head seq {result.walk.seq} at line {result.walk.lines}"
+                                       + ("" if point else " (no checkpoint: a cut tail cannot be seen)")}

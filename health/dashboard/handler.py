@@ -1,0 +1,96 @@
+"""Dashboard stage: the HTTP request handler (refusals, headers, routing). Used by health.serve.
+
+Read-only by construction: GET and HEAD only (any other method: 405 with Allow); the Host
+header must name the loopback address and port the server listens on (a DNS-rebinding
+guard: anything else is 421); every response carries a strict Content-Security-Policy,
+nosniff, no-referrer, frame denial and no-store, and never a cookie or a CORS header. The
+log is re-read (a bounded window from its end) on each request, so new runs show without a
+restart.
+"""
+from __future__ import annotations
+
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler
+
+from health.dashboard import pages
+from health.dashboard.data import ChainStatus, ParsedLines, load_window
+
+CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; "
+       "frame-ancestors 'none'")
+HEADERS = (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+           ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"), ("Cache-Control", "no-store"),
+           ("Cross-Origin-Resource-Policy", "same-origin"))
+ROUTES = {"/": pages.verdict_page, "/history": pages.history_page, "/checks": pages.checks_page}
+
+
+class DashboardHandler(BaseHTTPRequestHandler):
+    server_version = "cortex-health"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"
+    # set on the subclass made by make_handler
+    log_path = ""
+    window = 500
+    allowed_hosts: frozenset[str] = frozenset()
+    chain = ChainStatus()
+    parsed = ParsedLines(2 * window)
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        pass  # quiet: the dashboard writes nothing, not even an access log
+
+    def end_headers(self) -> None:
+        for name, value in HEADERS:
+            self.send_header(name, value)
+        super().end_headers()
+
+    def _send(self, status: int, body: str, content_type: str = "text/html; charset=utf-8",
+              extra: tuple[tuple[str, str], ...] = ()) -> None:
+        data = body.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in extra:
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def _refused(self, status: HTTPStatus, why: str, extra: tuple[tuple[str, str], ...] = ()) -> None:
+        self.close_connection = True
+        self._send(status, f"{status.value} {status.phrase}: {why}\n", "text/plain; charset=utf-8",
+                   extra + (("Connection", "close"),))
+
+    def _host_ok(self) -> bool:
+        hosts = self.headers.get_all("Host") or []
+        return len(hosts) == 1 and hosts[0].strip().lower() in self.allowed_hosts
+
+    def _serve(self) -> None:
+        if not self._host_ok():
+            return self._refused(HTTPStatus.MISDIRECTED_REQUEST, "the Host header must name this loopback "
+                                 "address and port (" + ", ".join(sorted(self.allowed_hosts)) + ")")
+        if self.command not in ("GET", "HEAD"):
+            return self._refused(HTTPStatus.METHOD_NOT_ALLOWED, "this dashboard is read-only",
+                                 (("Allow", "GET, HEAD"),))
+        path = self.path.split("?", 1)[0]
+        if path == "/style.css":
+            return self._send(HTTPStatus.OK, pages.CSS, "text/css; charset=utf-8")
+        page = ROUTES.get(path)
+        if page is None:
+            return self._refused(HTTPStatus.NOT_FOUND, "no such page (/, /history, /checks)")
+        window = load_window(self.log_path, self.window, self.parsed)
+        self._send(HTTPStatus.OK, page(window, self.chain(self.log_path)))
+
+    def __getattr__(self, name: str):
+        # http.server calls do_<METHOD>; every method, known or invented, reaches the same checks
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
+
+
+def make_handler(log_path: str, host: str, port: int, window: int) -> type[DashboardHandler]:
+    names = {"127.0.0.1": ("127.0.0.1", "localhost"), "::1": ("[::1]", "localhost")}[host]
+    return type("BoundDashboardHandler", (DashboardHandler,), {
+        "log_path": log_path, "window": window, "chain": ChainStatus(), "parsed": ParsedLines(2 * window),
+        "allowed_hosts": frozenset(f"{name}:{port}" for name in names)})

@@ -17,7 +17,7 @@ from cortex.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.strictjson import parse_object
 from cortex.timestamps import parse_timestamp_ms
 from cortex.transcript import REVIEWER_PROJECT_MARK
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 
 MAX_FILES = 10
 MAX_ENTRIES = 20_000  # directory entries looked at

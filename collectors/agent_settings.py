@@ -18,7 +18,7 @@ from collectors.text import brief
 from cortex.privacy import strip_private_content
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.strictjson import parse_object
-from health.model import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState
 
 MAX_SETTINGS_BYTES = 1 << 20
 MAX_COMMANDS = 500  # hook commands kept per file; more is not a real settings file

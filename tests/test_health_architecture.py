@@ -55,7 +55,8 @@ def test_json_output_does_not_import_rich():
 
 
 def test_the_check_list_wires_every_collector_to_its_rule_and_entries_in_report_order():
-    ours = ["reviewer", "retrieval", "proposals", "observability", "index", "hot_memory", "review_state"]
+    ours = ["install", "heartbeats", "reviewer", "review_cadence", "reviewer_lifecycle", "dispatch_failures", "locks",
+            "retrieval", "proposals", "observability", "index", "hot_memory", "review_state"]
     assert checks.names() == ours
     assert [rule.collector for rule in checks.rules()] == [None, *ours]  # the run's inputs first
     for row in checks.CHECKS:
@@ -66,7 +67,7 @@ def test_the_check_list_wires_every_collector_to_its_rule_and_entries_in_report_
 
 
 def test_evidence_that_no_rule_judges_is_critical():
-    layout = Layout.for_root(str(DEMO))
+    layout = Layout.for_root(str(DEMO), environ=clean_env())  # the hooks' commands resolve on its PATH
     probe = Collector("lonely_probe", lambda _layout: {"status": "ok"})
     evidence = collect_all(layout, (*checks.collectors(), probe))
     assessment = evaluate(evidence, resolve({}), resolve_clock(NOW, {}), checks.rules())

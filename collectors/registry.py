@@ -52,12 +52,18 @@ def run_one(collector: Collector, layout: Layout) -> Any:
 
 
 def names() -> list[str]:
-    """Every collector's name, in report order (what --only and --skip accept)."""
-    return [collector.name for collector in discovered()]
+    """Every collector's name of every layout, in report order (what --only and --skip accept)."""
+    from collectors.dense_context import COLLECTORS as DENSE_CONTEXT  # layout selection: issue 16
+
+    return [collector.name for collector in discovered()] + [collector.name for collector in DENSE_CONTEXT]
 
 
-def collect_all(layout: Layout, selected: frozenset[str] | None = None) -> dict[str, Any]:
-    """Evidence per collector name, in report order; a collector not in `selected` is skipped (as data)."""
+def collect_all(layout: Any, selected: frozenset[str] | None = None,
+                collectors: list[Collector] | tuple[Collector, ...] | None = None) -> dict[str, Any]:
+    """Evidence per collector name, in report order; a collector not in `selected` is skipped (as data).
+
+    `collectors` is the chosen layout's list (health.layouts); None: the LifeOS collectors.
+    """
     return {collector.name: run_one(collector, layout) if selected is None or collector.name in selected
             else CollectorSkipped(collector.name, "left out by --only/--skip")
-            for collector in discovered()}
+            for collector in (discovered() if collectors is None else collectors)}

@@ -6,13 +6,13 @@ broken collector can never read as green.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from health.clock import Clock
 from health.findings import critical
 from health.model import Assessment, CollectorFailure, CollectorSkipped, Finding
-from health.rules import Context, discovered
+from health.rules import Context, Rule, discovered
 from thresholds.sources import EffectiveThresholds
 
 
@@ -25,11 +25,13 @@ def collector_error(collector: str, error: str) -> Finding:
                     collector=collector, error=error)
 
 
-def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock: Clock) -> Assessment:
+def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock: Clock,
+             rules: Sequence[Rule] | None = None) -> Assessment:
+    """`rules`: the chosen layout's rules (health.layouts); None: every rule the package scan finds (LifeOS)."""
     context = Context(thresholds, clock)
     findings: list[Finding] = []
     judged: set[str] = set()
-    for rule in discovered():
+    for rule in discovered() if rules is None else rules:
         if rule.collector is None:
             findings.extend(rule.judge(None, context))
             continue

@@ -109,7 +109,7 @@ def append_line(layout: Layout, line: str, *, lock_timeout_s: float = LOCK_TIMEO
     folder = os.path.dirname(log)
     if not os.path.isdir(folder):
         return f"observability folder {folder} does not exist (the auditor does not create it)"
-    escape = escapes(folder, layout.memory)
+    escape = escapes(folder, getattr(layout, "log_anchor", layout.memory))  # Dense Context: the log sits beside context/
     if escape:
         return f"observability folder {escape}"
     data = (line.rstrip("\n") + "\n").encode("utf-8")

@@ -12,11 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from collectors.layout import Layout, resolve_root
+from collectors.layout import resolve_root
 from collectors.registry import collect_all
 from health.clock import Clock, resolve_clock
 from health.evaluate import evaluate
 from health.findings import critical, warn
+from health.layouts import LayoutError, select
 from health.model import Assessment, Finding
 from reports.document import build_report
 from thresholds.sources import EffectiveThresholds, resolve
@@ -41,13 +42,14 @@ class Options:
     index_manifest: str | None = None
     selected: tuple[str, ...] | None = None  # collectors to run (--only/--skip); None: all
     prometheus_textfile: str | None = None
+    layout: str | None = None  # lifeos | dense-context; None: auto-detect (health.layouts)
 
 
 @dataclass
 class Audit:
     """Everything one run measured and decided; `document()` renders the current state."""
 
-    layout: Layout
+    layout: Any  # Layout, or DenseLayout for --layout dense-context
     clock: Clock
     thresholds: EffectiveThresholds
     evidence: Mapping[str, Any]
@@ -64,13 +66,23 @@ class Audit:
 def audit(options: Options, environ: Mapping[str, str]) -> Audit:
     started = time.monotonic()
     clock = resolve_clock(options.now, environ)
-    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds)
     root = resolve_root(options.root, environ)
-    layout = Layout.for_root(root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None)
-    if not os.path.isdir(layout.root):
-        raise AuditError(f"root {layout.root} is not a directory", layout.root)
-    evidence = collect_all(layout, None if options.selected is None else frozenset(options.selected))
-    assessment = evaluate(evidence, thresholds, clock)
+    if not os.path.isdir(root):
+        raise AuditError(f"root {os.path.abspath(os.path.expanduser(root))} is not a directory",
+                         os.path.abspath(os.path.expanduser(root)))
+    # Layout selection (issue 16): the chosen layout's collectors and rules, and only its thresholds.
+    try:
+        chosen = select(options.layout, root, options.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None,
+                        clock.now_ms)
+    except LayoutError as error:
+        raise AuditError(str(error), os.path.abspath(os.path.expanduser(root))) from None
+    thresholds = resolve(environ, config_path=options.config, cli=options.thresholds, layout=chosen.name)
+    layout = chosen.layout
+    selected = None if options.selected is None else frozenset(options.selected)
+    if selected is not None and not selected & {c.name for c in chosen.collectors}:
+        raise AuditError(f"usage: --only/--skip leave no {chosen.name} collector to run", layout.root)
+    evidence = collect_all(layout, selected, chosen.collectors)
+    assessment = evaluate(evidence, thresholds, clock, chosen.rules)
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)
 
 

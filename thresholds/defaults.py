@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from thresholds import dense_context
+
 MINUTE_MS = 60 * 1000
 HOUR_MS = 60 * MINUTE_MS
 DAY_MS = 24 * HOUR_MS
@@ -21,6 +23,7 @@ class ThresholdSpec(NamedTuple):
     alias: str
     unit: str  # ms | bytes | count
     meaning: str
+    layout: str = "lifeos"  # the memory layout whose audit uses it (lifeos | dense-context)
 
 
 THRESHOLDS: tuple[ThresholdSpec, ...] = (
@@ -40,7 +43,7 @@ THRESHOLDS: tuple[ThresholdSpec, ...] = (
                   "an adopted index older than this warns"),
     ThresholdSpec("cap_pressure", 46, "CORTEX_CAP_PRESSURE", "capPressure", "count",
                   "this many valid hot-memory entries (of 48) or more warns"),
-)
+) + tuple(ThresholdSpec(*spec, layout=dense_context.LAYOUT) for spec in dense_context.SPECS)
 
 BY_NAME = {spec.name: spec for spec in THRESHOLDS}
 BY_ALIAS = {spec.alias: spec for spec in THRESHOLDS}

@@ -19,7 +19,7 @@ from functools import lru_cache
 from collectors.layout import HOT_FILES
 
 HOT_LABELS = tuple(label for label, _ in HOT_FILES)
-_SLOTS = {"label": "|".join(HOT_LABELS), "collector": r"[a-z0-9][a-z0-9-]*"}
+_SLOTS = {"label": "|".join(HOT_LABELS), "collector": r"[a-z0-9][a-z0-9-]*", "path": r".+"}  # path: Dense Context
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def checks() -> tuple[Check, ...]:
 
 
 def _pattern(template: str) -> re.Pattern[str]:
-    parts = re.split(r"\{(label|collector)\}", template)
+    parts = re.split(r"\{(label|collector|path)\}", template)
     regex = "".join(f"(?P<{part}>{_SLOTS[part]})" if i % 2 else re.escape(part) for i, part in enumerate(parts))
     return re.compile(regex + r"\Z")
 
@@ -96,7 +96,7 @@ def lookup(finding_id: str) -> Match | None:
         found = pattern.match(finding_id)
         if found:
             slots = found.groupdict()
-            return Match(check, problem, slots.get("label") or slots.get("collector"))
+            return Match(check, problem, slots.get("label") or slots.get("collector") or slots.get("path"))
     return None
 
 

@@ -1,0 +1,186 @@
+"""Collect stage (Dense Context): one bounded pass over every project and atom, shared by the collectors.
+
+Called by the dc_* collectors through `scan(layout)`, which caches the result on the layout
+so a run walks and parses the tree once. An atom is any `.md` file in a project's
+experiments/, knowledge/ or patterns/ folder except index.md and names starting with `_` or
+`.` (what the upstream generator reads). Only what the checks need is kept per atom.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass
+
+from collectors.dense_context import frontmatter
+from collectors.dense_context.layout import ATOM_FOLDERS, DenseLayout
+from collectors.fsprobe import describe_os_error
+from cortex.safeio import UnsafeFile, open_regular
+from cortex.timestamps import parse_timestamp_ms
+
+ATOM_ID = re.compile(r"(EXP-\d+[a-z]?|K-\d+|PAT-\d+)\Z")
+REF_FIELDS = ("evidence", "links", "source-experiments")
+MAX_LISTED = 200  # rows kept per problem kind; the totals are always exact
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    rel: str  # path under CONTEXT
+    project: str
+    folder: str
+    stem: str
+    problem: str | None  # why the file or its frontmatter cannot be read as YAML
+    problem_line: int | None
+    fields: dict  # parsed (or, for invalid YAML, read key by key) frontmatter, trimmed to what checks use
+    lines: dict  # key → file line
+
+    @property
+    def id(self) -> str | None:
+        value = self.fields.get("id")
+        return value if isinstance(value, str) and value else None
+
+    @property
+    def status(self) -> str:
+        value = self.fields.get("status")
+        return value.strip().lower() if isinstance(value, str) else ""
+
+    @property
+    def date_ms(self) -> int | None:
+        value = self.fields.get("date")
+        return parse_timestamp_ms(value) if isinstance(value, str) else None
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    path: str
+    atoms: tuple[Atom, ...]
+    folders: tuple[str, ...]  # atom folders that exist
+
+
+@dataclass(frozen=True)
+class Tree:
+    projects: tuple[Project, ...]
+    unreadable: tuple[str, ...] = ()  # folders that could not be listed (why)
+
+    @property
+    def atoms(self):
+        return (atom for project in self.projects for atom in project.atoms)
+
+
+KEPT = frozenset(["id", "date", "project", "summary", "tags", "status", *REF_FIELDS])
+
+
+def read_head(path: str, limit: int) -> bytes:
+    """The first `limit` + 1 bytes: enough to find the frontmatter, never the whole of a huge file."""
+    fd = open_regular(path)
+    try:
+        return os.read(fd, limit + 1)
+    finally:
+        os.close(fd)
+
+
+def read_atom(path: str, rel: str, project: str, folder: str, stem: str) -> Atom:
+    def broken(problem: str, line: int | None = None, fields: dict | None = None, lines: dict | None = None) -> Atom:
+        return Atom(rel, project, folder, stem, problem, line, fields or {}, lines or {})
+
+    try:
+        head = read_head(path, frontmatter.MAX_FRONTMATTER_BYTES + 8)
+    except UnsafeFile as error:
+        return broken(f"unreadable: {error}")
+    except OSError as error:
+        return broken(f"unreadable: {describe_os_error(error)}")
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < frontmatter.MAX_FRONTMATTER_BYTES:
+            return broken(f"invalid UTF-8 at byte {error.start}")
+        text = head[:error.start].decode("utf-8")
+    split = frontmatter.split_frontmatter(text)
+    if isinstance(split, str):
+        too_big = len(head) > frontmatter.MAX_FRONTMATTER_BYTES and "not closed" in split
+        return broken(f"frontmatter larger than {frontmatter.MAX_FRONTMATTER_BYTES} bytes" if too_big else split, 1)
+    block, first = split
+    lines = frontmatter.key_lines(block, first)
+    parsed = frontmatter.parse(block)
+    if isinstance(parsed, str):
+        loose = frontmatter.loose_fields(block)
+        m = re.match(r"line (\d+): ", parsed)
+        return broken(f"not valid YAML: {parsed}", int(m.group(1)) if m else first, _kept(loose), lines)
+    return Atom(rel, project, folder, stem, None, None, _kept(parsed), lines)
+
+
+def _kept(fields: dict) -> dict:
+    return {key: value for key, value in fields.items() if key in KEPT}
+
+
+def list_dir(path: str) -> list[os.DirEntry] | str:
+    try:
+        with os.scandir(path) as entries:
+            return sorted(entries, key=lambda entry: entry.name)
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        return describe_os_error(error)
+
+
+def is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def is_atom_name(name: str) -> bool:
+    return name.endswith(".md") and name != "index.md" and not name.startswith(("_", "."))
+
+
+def scan_project(layout: DenseLayout, name: str, path: str, unreadable: list[str]) -> Project:
+    atoms: list[Atom] = []
+    folders: list[str] = []
+    for folder in ATOM_FOLDERS:
+        where = os.path.join(path, folder)
+        entries = list_dir(where)
+        if isinstance(entries, str):
+            unreadable.append(f"{layout.rel(where)}: {entries}")
+            continue
+        if entries or os.path.isdir(where):
+            folders.append(folder)
+        for entry in entries:
+            if is_atom_name(entry.name):
+                rel = f"projects/{name}/{folder}/{entry.name}"
+                atoms.append(read_atom(entry.path, rel, name, folder, entry.name[:-3]))
+    return Project(name, path, tuple(atoms), tuple(folders))
+
+
+def scan(layout: DenseLayout) -> Tree:
+    """Every project under CONTEXT/projects with its atoms; cached on the layout for the run."""
+    cached = layout.cache.get("tree")
+    if cached is None:
+        cached = layout.cache["tree"] = _scan(layout)
+    return cached
+
+
+def _scan(layout: DenseLayout) -> Tree:
+    unreadable: list[str] = []
+    entries = list_dir(layout.projects)
+    if isinstance(entries, str):
+        return Tree((), (f"projects: {entries}",))
+    projects = [scan_project(layout, entry.name, entry.path, unreadable)
+                for entry in entries if not entry.name.startswith(".") and is_dir(entry)]
+    return Tree(tuple(projects), tuple(unreadable))
+
+
+def regular_file(path: str) -> str | None:
+    """None for a regular, non-symlink file; else why not ('missing' when absent)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return "missing"
+    except OSError as error:
+        return describe_os_error(error)
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symlink"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    return None

@@ -18,6 +18,9 @@ def test_defaults_are_the_documented_values():
         "reviewer_stale_ms": 7 * 86_400_000, "reviewer_run_grace_ms": 600_000, "retrieval_stale_ms": 86_400_000,
         "proposal_backlog": 10, "observability_max_bytes": 256 * 1024 * 1024,
         "observability_max_age_ms": 30 * 86_400_000, "index_stale_ms": 7 * 86_400_000, "cap_pressure": 46,
+        # Dense Context (issue 16): the seed's caps, KB = 1024 bytes
+        "dc_status_max_lines": 80, "dc_status_max_bytes": 6144, "dc_agents_max_lines": 120,
+        "dc_agents_max_bytes": 8192, "dc_access_log_stale_ms": 14 * 86_400_000, "dc_stale_share": 50,
     }
     assert all(spec.env.startswith("CORTEX_") for spec in THRESHOLDS)
 
@@ -73,7 +76,7 @@ def test_report_lists_every_threshold_with_its_source(tmp_path):
     root = copy_demo(tmp_path)
     result = run_cli("--threshold", "cap_pressure=47", root=root, env=clean_env(CORTEX_RETRIEVAL_STALE_MS="7200000"))
     thresholds = result.report["thresholds"]
-    assert set(thresholds) == {spec.name for spec in THRESHOLDS}
+    assert set(thresholds) == {spec.name for spec in THRESHOLDS if spec.layout == "lifeos"}  # not Dense Context's
     assert thresholds["cap_pressure"] == {"value": 47, "source": "cli", "origin": "--threshold", "unit": "count"}
     assert thresholds["retrieval_stale_ms"]["source"] == "env"
     assert thresholds["proposal_backlog"] == {"value": 10, "source": "default", "origin": None, "unit": "count"}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from collectors.dense_context.index_drift import table_for
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import Project, scan
+from collectors.dense_context.tree import ANALYSES, Project, analysed
 from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
 from cortex.timestamps import parse_timestamp_ms
 from health.model import EvidenceStatus, MalformedLine
@@ -56,16 +56,16 @@ class AccessEvidence:
     cold: int
 
 
-def row_problem(row: dict) -> str | None:
-    if set(row) != ROW_KEYS:
+def row_time(row: dict) -> int | str:
+    """The row's ts in ms, or why the row is not in the upstream shape."""
+    if row.keys() != ROW_KEYS:
         return f"keys must be exactly file, tool, ts (got {', '.join(sorted(map(str, row)))[:200]})"
     if not isinstance(row["file"], str) or not _FILE.match(row["file"]):
         return "file is not an atom file name or _directory_search"
     if row["tool"] not in TOOLS:
         return "tool is not Read or Grep"
-    if parse_timestamp_ms(row["ts"]) is None:
-        return "ts is not an ISO 8601 timestamp"
-    return None
+    ts = parse_timestamp_ms(row["ts"])
+    return "ts is not an ISO 8601 timestamp" if ts is None else ts
 
 
 def read_log(layout: DenseLayout, project: Project) -> ProjectAccess:
@@ -75,14 +75,13 @@ def read_log(layout: DenseLayout, project: Project) -> ProjectAccess:
     counts = {"bad": 0, "newest": None}
 
     def visit(number: int, row: dict) -> None:
-        problem = row_problem(row)
-        if problem:
+        ts = row_time(row)
+        if isinstance(ts, str):
             counts["bad"] += 1
             if len(bad) < MAX_REPORTED_LINES:
-                bad.append(MalformedLine(number, problem))
+                bad.append(MalformedLine(number, ts))
             return
         refs[row["file"]] += 1
-        ts = parse_timestamp_ms(row["ts"])
         if counts["newest"] is None or ts > counts["newest"]:
             counts["newest"] = ts
 
@@ -101,10 +100,17 @@ def read_log(layout: DenseLayout, project: Project) -> ProjectAccess:
                          max(dates, default=None), len(active), stale, cold)
 
 
+def project_access(layout: DenseLayout, project: Project) -> ProjectAccess | None:
+    if project.atoms or os.path.lexists(os.path.join(project.path, "_meta", "access-log.jsonl")):
+        return read_log(layout, project)
+    return None
+
+
+ANALYSES["dc_access_log"] = project_access
+
+
 def collect(layout: DenseLayout) -> AccessEvidence:
-    tree = scan(layout)
-    found = tuple(read_log(layout, project) for project in tree.projects
-                  if project.atoms or os.path.lexists(os.path.join(project.path, "_meta", "access-log.jsonl")))
+    found = tuple(result for _, result in analysed(layout, "dc_access_log") if result is not None)
     status = EvidenceStatus.UNREADABLE if any(p.state == "unreadable" for p in found) else EvidenceStatus.OK
     return AccessEvidence(status, layout.now_ms, found, sum(p.rows for p in found),
                           sum(p.malformed_total for p in found), sum(p.stale_candidates for p in found),

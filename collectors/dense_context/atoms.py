@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import MAX_LISTED, Atom, scan
+from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Atom, Project, analysed, scan
 from health.model import EvidenceStatus
 
 BASE_FIELDS = ("id", "date", "project", "summary", "tags")
@@ -77,17 +77,31 @@ def duplicates(atoms: tuple[Atom, ...]) -> list[AtomProblem]:
             for atom_id, same in where.items() if len(same) > 1]
 
 
+def project_problems(layout: DenseLayout, project: Project) -> tuple[list[AtomProblem], dict]:
+    """(problems, at most MAX_LISTED per kind; exact totals per kind) of one project."""
+    totals = dict.fromkeys(KINDS, 0)
+    listed = []
+    for problem in [p for atom in project.atoms for p in problems_of(atom)] + duplicates(project.atoms):
+        totals[problem.kind] += 1
+        if totals[problem.kind] <= MAX_LISTED:
+            listed.append(problem)
+    return listed, totals
+
+
+ANALYSES["dc_atoms"] = project_problems
+
+
 def collect(layout: DenseLayout) -> AtomsEvidence:
-    tree = scan(layout)
     totals = dict.fromkeys(KINDS, 0)
     listed: list[AtomProblem] = []
-    count = 0
-    for project in tree.projects:
-        count += len(project.atoms)
-        found = [p for atom in project.atoms for p in problems_of(atom)] + duplicates(project.atoms)
+    count = projects = 0
+    for project, (found, counts) in analysed(layout, "dc_atoms"):
+        count += project.atom_count
+        projects += 1
         for problem in found:
-            totals[problem.kind] += 1
-            if totals[problem.kind] <= MAX_LISTED:
+            if sum(1 for p in listed if p.kind == problem.kind) < MAX_LISTED:
                 listed.append(problem)
-    status = EvidenceStatus.UNREADABLE if tree.unreadable else EvidenceStatus.OK
-    return AtomsEvidence(status, count, len(tree.projects), tuple(listed), totals)
+        for kind, n in counts.items():
+            totals[kind] += n
+    status = EvidenceStatus.UNREADABLE if scan(layout).unreadable else EvidenceStatus.OK
+    return AtomsEvidence(status, count, projects, tuple(listed), totals)

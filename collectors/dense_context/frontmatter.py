@@ -13,15 +13,18 @@ import datetime
 import re
 
 MAX_FRONTMATTER_BYTES = 64 * 1024
-_KEY = r"([A-Za-z_][A-Za-z0-9_-]*)"
-_PLAIN = r"[A-Za-z](?:[A-Za-z0-9 _.+()/-]|:(?=[^\s:]))*"  # ':' only when a non-space follows
-_QUOTED = r'"[^"\\]*"'
-_ITEM = rf'(?:[A-Za-z][A-Za-z0-9 _.+()/-]*|{_QUOTED})'
+_KEY = r"[A-Za-z_][A-Za-z0-9_-]*"
+_W = r"(?:[A-Za-z0-9_.+()/-]|:(?=[^\s:]))"  # ':' only when a non-space, non-colon follows
+_PLAIN = rf"[A-Za-z]{_W}*(?: {_W}+)*"  # single spaces between words: one way to match, no backtracking blow-up
+_IW = r"[A-Za-z0-9_.+()/-]"
+_QUOTED = r'"[^"\\\n]*"'
+_ITEM = rf'(?:[A-Za-z]{_IW}*(?: {_IW}+)*|{_QUOTED})'
 _DATE = r"\d{4}-\d{2}-\d{2}"
-_LINE = re.compile(rf"{_KEY}: +(?:({_PLAIN})|({_QUOTED})|({_DATE})|\[ *((?:{_ITEM} *(?:, *{_ITEM} *)*)?)\]) *\Z")
-_ITEMS = re.compile(rf"({_ITEM}) *(?:,|\Z)")
+_VALUE = rf"(?:{_PLAIN}|{_QUOTED}|{_DATE}|\[ *(?:{_ITEM} *(?:, *{_ITEM} *)*)?\])"
+_BLOCK = re.compile(rf"(?:{_KEY}: +{_VALUE} *\n|\n)*")
+_KEY_RE = re.compile(_KEY)
+_ITEM_RE = re.compile(_ITEM)
 _WORDS = frozenset("y n yes no true false on off null".split())  # YAML 1.1 resolves these to bool/null
-_KEY_LINE = re.compile(rf"^{_KEY}:", re.M)
 
 
 def split_frontmatter(text: str) -> tuple[str, int] | str:
@@ -42,44 +45,41 @@ def _plain(value: str) -> str | None:
     return None if value.lower() in _WORDS else value
 
 
-def simple_mapping(block: str) -> dict | None:
-    """The mapping when every line is in the narrow grammar (its YAML meaning is then certain), else None."""
+def simple_mapping(block: str, first_line: int = 1) -> tuple[dict, dict] | None:
+    """(mapping, key → file line) when the whole block is in the narrow grammar (its YAML meaning is then
+    certain), else None. One regex validates the block; the loop only splits what it accepted."""
+    if not _BLOCK.fullmatch(block) or not block.replace("\n", "").isprintable():
+        return None
     result: dict = {}
-    for line in block.split("\n"):
+    lines: dict = {}
+    for number, line in enumerate(block.split("\n"), first_line):
         if not line:
             continue
-        if not line.isprintable():
-            return None
-        m = _LINE.match(line)
-        if m is None:
-            return None
-        key, plain, quoted, date, items = m.groups()
+        key, _, text = line.partition(": ")
+        text = text.strip(" ")
         if key.lower() in _WORDS:
             return None
-        if plain is not None:
-            value = _plain(plain)
-            if value is None:
+        head = text[0]
+        if head == '"':
+            value: object = text[1:-1]
+        elif head == "[":
+            value = [item.strip(" ") for item in _ITEM_RE.findall(text[1:-1])]
+            if any(item[0] != '"' and item.lower() in _WORDS for item in value):
                 return None
-        elif quoted is not None:
-            value = quoted[1:-1]
-        elif date is not None:
+            value = [item[1:-1] if item[0] == '"' else item for item in value]
+        elif head.isdigit():
             try:
-                datetime.date.fromisoformat(date)
+                datetime.date.fromisoformat(text)
             except ValueError:
                 return None  # YAML reads it as an impossible timestamp: let PyYAML word the error
-            value = date
+            value = text
+        elif text.lower() in _WORDS:
+            return None
         else:
-            value = []
-            for item in _ITEMS.findall(items or ""):
-                item = item.strip()
-                if item.startswith('"'):
-                    value.append(item[1:-1])
-                elif _plain(item) is None:
-                    return None
-                else:
-                    value.append(item)
+            value = text
         result[key] = value
-    return result
+        lines.setdefault(key, number)
+    return result, lines
 
 
 def _normalise(value: object) -> object:
@@ -111,16 +111,19 @@ def yaml_mapping(block: str) -> dict | str:
     return {str(key): _normalise(value) for key, value in loaded.items()}
 
 
-def parse(block: str) -> dict | str:
-    fast = simple_mapping(block)
-    return fast if fast is not None else yaml_mapping(block)
+def parse(block: str, first_line: int = 1) -> tuple[dict | str, dict]:
+    """(mapping or why it is not valid YAML, key → file line)."""
+    fast = simple_mapping(block, first_line)
+    return fast if fast is not None else (yaml_mapping(block), key_lines(block, first_line))
 
 
 def key_lines(block: str, first_line: int) -> dict[str, int]:
     """The file line of each top-level key (the first occurrence), for evidence."""
     found: dict[str, int] = {}
-    for m in _KEY_LINE.finditer(block):
-        found.setdefault(m.group(1), first_line + block.count("\n", 0, m.start()))
+    for number, line in enumerate(block.split("\n"), first_line):
+        key, sep, _ = line.partition(":")
+        if sep and key not in found and _KEY_RE.fullmatch(key):
+            found[key] = number
     return found
 
 
@@ -128,7 +131,7 @@ def loose_fields(block: str) -> dict[str, str]:
     """What the upstream generator still reads from invalid YAML, key by key (`key: value` lines)."""
     fields: dict[str, str] = {}
     for line in block.split("\n"):
-        m = re.match(rf"{_KEY}:\s*(.*)", line)
+        m = re.match(rf"({_KEY}):\s*(.*)", line)
         if m and m.group(1) not in fields:
             fields[m.group(1)] = m.group(2).strip().strip("\"'")
     return fields

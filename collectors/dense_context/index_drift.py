@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import MAX_LISTED, Project, regular_file, scan
+from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Project, analysed, regular_file, scan
 from collectors.fsprobe import describe_os_error
 from cortex.safeio import UnsafeFile, read_bounded
 from health.model import EvidenceStatus
@@ -116,17 +116,22 @@ def compare(project: Project, folder: str, layout: DenseLayout) -> FolderDrift |
                        **base)
 
 
+def project_drift(layout: DenseLayout, project: Project) -> list[FolderDrift | None]:
+    return [compare(project, folder, layout) for folder in project.folders]
+
+
+ANALYSES["dc_index"] = project_drift
+
+
 def collect(layout: DenseLayout) -> IndexEvidence:
-    tree = scan(layout)
     drift: list[FolderDrift] = []
     compared = total = 0
-    for project in tree.projects:
-        for folder in project.folders:
+    for _, folders in analysed(layout, "dc_index"):
+        for found in folders:
             compared += 1
-            found = compare(project, folder, layout)
             if found is not None:
                 total += 1
                 if total <= MAX_LISTED:
                     drift.append(found)
-    status = EvidenceStatus.UNREADABLE if tree.unreadable else EvidenceStatus.OK
+    status = EvidenceStatus.UNREADABLE if scan(layout).unreadable else EvidenceStatus.OK
     return IndexEvidence(status, compared, compared - total, tuple(drift), total)

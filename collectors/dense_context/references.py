@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import ATOM_ID, MAX_LISTED, REF_FIELDS, Atom, scan
+from collectors.dense_context.tree import ANALYSES, ATOM_ID, MAX_LISTED, REF_FIELDS, Atom, Project, analysed, scan
 from health.model import EvidenceStatus
 
 FAILED = ("invalidated", "superseded", "deprecated")
@@ -63,14 +63,14 @@ def failed_status(status: str) -> bool:
     return status.split(":", 1)[0].strip() in FAILED
 
 
-def collect(layout: DenseLayout) -> ReferencesEvidence:
-    tree = scan(layout)
+def project_references(layout: DenseLayout, project: Project) -> tuple:
+    """(references, dangling, contradictions, partial contradictions, [exact totals]) of one project."""
     dangling: list[Dangling] = []
     full: list[Contradiction] = []
     partial: list[Contradiction] = []
     totals = [0, 0, 0]
     count = 0
-    for project in tree.projects:
+    if True:  # one project
         by_id = {atom.id: atom for atom in project.atoms if atom.id}
         by_id.update({atom.stem: atom for atom in project.atoms if atom.stem not in by_id})
         for atom in project.atoms:
@@ -90,6 +90,19 @@ def collect(layout: DenseLayout) -> ReferencesEvidence:
                 totals[index] += 1
                 if totals[index] <= MAX_LISTED:
                     which.append(Contradiction(atom.rel, atom.lines.get("evidence"), failed, len(evidence)))
-    status = EvidenceStatus.UNREADABLE if tree.unreadable else EvidenceStatus.OK
-    return ReferencesEvidence(status, count, tuple(dangling), totals[0], tuple(full), totals[1], tuple(partial),
+    return count, dangling, full, partial, totals
+
+
+ANALYSES["dc_references"] = project_references
+
+
+def collect(layout: DenseLayout) -> ReferencesEvidence:
+    count, lists, totals = 0, ([], [], []), [0, 0, 0]
+    for _, (refs, *found, counts) in analysed(layout, "dc_references"):
+        count += refs
+        for kept, more in zip(lists, found):
+            kept.extend(more[:max(0, MAX_LISTED - len(kept))])
+        totals = [a + b for a, b in zip(totals, counts)]
+    status = EvidenceStatus.UNREADABLE if scan(layout).unreadable else EvidenceStatus.OK
+    return ReferencesEvidence(status, count, tuple(lists[0]), totals[0], tuple(lists[1]), totals[1], tuple(lists[2]),
                               totals[2])

@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 
 from collectors.dense_context import frontmatter
 from collectors.dense_context.layout import ATOM_FOLDERS, DenseLayout
@@ -54,8 +55,10 @@ class Atom:
 class Project:
     name: str
     path: str
-    atoms: tuple[Atom, ...]
+    atoms: tuple[Atom, ...]  # only while the project is analysed; () in the cached tree (flat memory)
     folders: tuple[str, ...]  # atom folders that exist
+    atom_count: int = 0
+    results: dict = field(default_factory=dict)  # analysis name → its per-project result (or the exception it raised)
 
 
 @dataclass(frozen=True)
@@ -63,9 +66,30 @@ class Tree:
     projects: tuple[Project, ...]
     unreadable: tuple[str, ...] = ()  # folders that could not be listed (why)
 
-    @property
-    def atoms(self):
-        return (atom for project in self.projects for atom in project.atoms)
+
+# Per-project analyses, registered by the dc_* collector modules. The scan runs them on each
+# project while its atoms are in memory, then drops the atoms: memory holds one project's
+# atoms plus bounded per-project results, whatever the size of the tree.
+ANALYSES: dict[str, Callable[[DenseLayout, Project], object]] = {}
+
+
+def analysed(layout: DenseLayout, name: str) -> Iterator[tuple[Project, object]]:
+    """(project, the result of analysis `name` for it); an analysis that raised raises here, in its collector."""
+    for project in scan(layout).projects:
+        result = project.results[name]
+        if isinstance(result, Exception):
+            raise result
+        yield project, result
+
+
+def analyse(layout: DenseLayout, project: Project) -> Project:
+    results = {}
+    for name, analysis in ANALYSES.items():
+        try:
+            results[name] = analysis(layout, project)
+        except Exception as error:  # noqa: BLE001 - it becomes that collector's failure, not everyone's
+            results[name] = error
+    return replace(project, atoms=(), atom_count=len(project.atoms), results=results)
 
 
 KEPT = frozenset(["id", "date", "project", "summary", "tags", "status", *REF_FIELDS])
@@ -101,8 +125,7 @@ def read_atom(path: str, rel: str, project: str, folder: str, stem: str) -> Atom
         too_big = len(head) > frontmatter.MAX_FRONTMATTER_BYTES and "not closed" in split
         return broken(f"frontmatter larger than {frontmatter.MAX_FRONTMATTER_BYTES} bytes" if too_big else split, 1)
     block, first = split
-    lines = frontmatter.key_lines(block, first)
-    parsed = frontmatter.parse(block)
+    parsed, lines = frontmatter.parse(block, first)
     if isinstance(parsed, str):
         loose = frontmatter.loose_fields(block)
         m = re.match(r"line (\d+): ", parsed)
@@ -166,7 +189,7 @@ def _scan(layout: DenseLayout) -> Tree:
     entries = list_dir(layout.projects)
     if isinstance(entries, str):
         return Tree((), (f"projects: {entries}",))
-    projects = [scan_project(layout, entry.name, entry.path, unreadable)
+    projects = [analyse(layout, scan_project(layout, entry.name, entry.path, unreadable))
                 for entry in entries if not entry.name.startswith(".") and is_dir(entry)]
     return Tree(tuple(projects), tuple(unreadable))
 

@@ -118,7 +118,7 @@ def read_atom(path: str, rel: str, project: str, folder: str, stem: str) -> Atom
         text = head.decode("utf-8")
     except UnicodeDecodeError as error:
         if error.start < frontmatter.MAX_FRONTMATTER_BYTES:
-            return broken(f"invalid UTF-8 at byte {error.start}")
+            return broken(f"unreadable: invalid UTF-8 at byte {error.start}")
         text = head[:error.start].decode("utf-8")
     split = frontmatter.split_frontmatter(text)
     if isinstance(split, str):

@@ -59,8 +59,8 @@ def write_project(context: Path, index: int, per_project: int) -> None:
                 atom_text(name, folder, atom_id, n % 80, status, exp_ids))
             table = "inactive" if status.startswith("superseded") else "active"
             rows.append((table, f"| {atom_id} | summary | 1 |"))
-            log.append(json.dumps({"file": f"{atom_id}.md", "tool": "Read",
-                                   "ts": f"2026-11-{1 + n % 27:02d}T10:00:00.000Z"}))
+            log.append(json.dumps({"file": f"{atom_id}.md", "tool": "Read",  # compact, as JSON.stringify writes
+                                   "ts": f"2026-11-{1 + n % 27:02d}T10:00:00.000Z"}, separators=(",", ":")))
         active = [row for table, row in rows if table == "active"]
         inactive = [row for table, row in rows if table == "inactive"]
         text = [f"# {TITLES[folder]} Index — {name}", "", "> Auto-generated. Do not edit manually.", "",

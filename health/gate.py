@@ -82,9 +82,16 @@ def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapse
                    f"The health check did not finish within the gate's {timeout:g} s deadline and was stopped; "
                    "no evidence was judged in this run.", measured=round(elapsed_ms), threshold=timeout * 1000,
                    unit="ms")
-    layout = Layout.for_root(resolve_root(options.root, environ))
-    audit = Audit(layout, resolve_clock(options.now, environ),
-                  resolve(environ, config_path=options.config, cli=options.thresholds), {},
+    from health.layouts import LayoutError, select
+
+    root, clock = resolve_root(options.root, environ), resolve_clock(options.now, environ)
+    try:  # publish where the check itself would have (issue 16: a Dense Context tree logs beside context/)
+        chosen = select(getattr(options, "layout", None), root, None, clock.now_ms)
+        layout, layout_name = chosen.layout, chosen.name
+    except LayoutError:
+        layout, layout_name = Layout.for_root(root), "lifeos"
+    audit = Audit(layout, clock,
+                  resolve(environ, config_path=options.config, cli=options.thresholds, layout=layout_name), {},
                   Assessment((finding,)), elapsed_ms)
     return publish(audit, options)
 

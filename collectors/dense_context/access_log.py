@@ -27,6 +27,14 @@ COLD_AGE_MS = 14 * DAY_MS
 ROW_KEYS = frozenset(["file", "tool", "ts"])
 TOOLS = frozenset(["Read", "Grep"])
 _FILE = re.compile(r"(?:EXP-\d+[a-z]?|K-\d+|PAT-\d+)\.md\Z|_directory_search\Z")
+# The hook's exact JSON.stringify output: no escapes are possible, so the row is certain without a decoder.
+_HOOK_ROW = re.compile(rb'\{"file":"((?:EXP-\d+[a-z]?|K-\d+|PAT-\d+)\.md|_directory_search)","tool":"(Read|Grep)",'
+                       rb'"ts":"([0-9T:.Z+-]{10,35})"\}\s*\Z')
+
+
+def hook_row(raw: bytes) -> dict | None:
+    m = _HOOK_ROW.match(raw)
+    return None if m is None else {"file": m.group(1).decode(), "tool": m.group(2).decode(), "ts": m.group(3).decode()}
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ def read_log(layout: DenseLayout, project: Project) -> ProjectAccess:
         if counts["newest"] is None or ts > counts["newest"]:
             counts["newest"] = ts
 
-    scanned = scan_jsonl(path, visit, anchor=project.path)
+    scanned = scan_jsonl(path, visit, anchor=project.path, quick=hook_row)
     malformed = tuple(sorted(scanned.malformed + tuple(bad), key=lambda m: m.line)[:MAX_REPORTED_LINES])
     state = scanned.file.status.value if scanned.file.status in (EvidenceStatus.MISSING, EvidenceStatus.UNREADABLE) \
         else "ok"

@@ -12,6 +12,7 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from collectors.dense_context import frontmatter
 from collectors.dense_context.layout import ATOM_FOLDERS, DenseLayout
@@ -34,21 +35,25 @@ class Atom:
     problem_line: int | None
     fields: dict  # parsed (or, for invalid YAML, read key by key) frontmatter, trimmed to what checks use
     lines: dict  # key → file line
+    id: str | None  # the frontmatter id (None when absent or not text)
+    status: str  # lower case, "" when absent
+    date_ms: int | None  # the frontmatter date
 
-    @property
-    def id(self) -> str | None:
-        value = self.fields.get("id")
-        return value if isinstance(value, str) and value else None
 
-    @property
-    def status(self) -> str:
-        value = self.fields.get("status")
-        return value.strip().lower() if isinstance(value, str) else ""
+def make_atom(rel: str, project: str, folder: str, stem: str, problem: str | None, problem_line: int | None,
+              fields: dict, lines: dict) -> Atom:
+    fields = {key: value for key, value in fields.items() if key in KEPT}
+    atom_id, status, date = fields.get("id"), fields.get("status"), fields.get("date")
+    return Atom(rel, project, folder, stem, problem, problem_line, fields, lines,
+                atom_id if isinstance(atom_id, str) and atom_id else None,
+                status.strip().lower() if isinstance(status, str) else "",
+                date_ms(date) if isinstance(date, str) else None)
 
-    @property
-    def date_ms(self) -> int | None:
-        value = self.fields.get("date")
-        return parse_timestamp_ms(value) if isinstance(value, str) else None
+
+@lru_cache(maxsize=4096)
+def date_ms(text: str) -> int | None:
+    """Atom dates repeat across a tree: parse each distinct one once."""
+    return parse_timestamp_ms(text)
 
 
 @dataclass(frozen=True)
@@ -106,7 +111,7 @@ def read_head(path: str, limit: int) -> bytes:
 
 def read_atom(path: str, rel: str, project: str, folder: str, stem: str) -> Atom:
     def broken(problem: str, line: int | None = None, fields: dict | None = None, lines: dict | None = None) -> Atom:
-        return Atom(rel, project, folder, stem, problem, line, fields or {}, lines or {})
+        return make_atom(rel, project, folder, stem, problem, line, fields or {}, lines or {})
 
     try:
         head = read_head(path, frontmatter.MAX_FRONTMATTER_BYTES + 8)
@@ -129,12 +134,8 @@ def read_atom(path: str, rel: str, project: str, folder: str, stem: str) -> Atom
     if isinstance(parsed, str):
         loose = frontmatter.loose_fields(block)
         m = re.match(r"line (\d+): ", parsed)
-        return broken(f"not valid YAML: {parsed}", int(m.group(1)) if m else first, _kept(loose), lines)
-    return Atom(rel, project, folder, stem, None, None, _kept(parsed), lines)
-
-
-def _kept(fields: dict) -> dict:
-    return {key: value for key, value in fields.items() if key in KEPT}
+        return broken(f"not valid YAML: {parsed}", int(m.group(1)) if m else first, loose, lines)
+    return make_atom(rel, project, folder, stem, None, None, parsed, lines)
 
 
 def list_dir(path: str) -> list[os.DirEntry] | str:

@@ -52,3 +52,14 @@ def test_hostile_atoms_become_findings_not_tracebacks_or_hangs(tmp_path):
         assert found.pop(f"dc-atom-unreadable:projects/beta/experiments/{name}.md") == "warn"
     assert found.pop("dc-frontmatter-invalid:projects/beta/experiments/EXP-005.md") == "warn"
     assert found == {}
+
+
+def test_private_spans_never_reach_the_report(tmp_path):
+    root = tmp_path / "cortex"
+    shutil.copytree(REPO / "fixtures" / "dense-context", root)
+    atom = root / "context/projects/beta/experiments/EXP-001.md"
+    atom.write_text(atom.read_text().replace("project: beta", "project: <private>acme-secret</private>gamma"))
+    run = audit(Options(root=str(root), now=NOW, no_write=True), clean_env())
+    text = repr(run.document())
+    assert "acme-secret" not in text
+    assert "dc-project-mismatch:projects/beta/experiments/EXP-001.md" in text

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Atom, Project, analysed, scan
+from collectors.text import clip
 from health.model import EvidenceStatus
 
 BASE_FIELDS = ("id", "date", "project", "summary", "tags")
@@ -59,11 +60,11 @@ def problems_of(atom: Atom) -> list[AtomProblem]:
         found.append(AtomProblem("summary-too-long", atom.rel, lines.get("summary"),
                                  f"{len(summary)} characters (at most {MAX_SUMMARY})"))
     if atom.id is not None and atom.id != atom.stem:
-        found.append(AtomProblem("id-mismatch", atom.rel, lines.get("id"), f"id {atom.id} in file {atom.stem}.md"))
+        found.append(AtomProblem("id-mismatch", atom.rel, lines.get("id"), f"id {clip(atom.id, 80)} in file {atom.stem}.md"))
     project = fields.get("project")
     if isinstance(project, str) and project and project != atom.project:
         found.append(AtomProblem("project-mismatch", atom.rel, lines.get("project"),
-                                 f"project {project} in folder projects/{atom.project}"))
+                                 f"project {clip(project, 80)} in folder projects/{atom.project}"))
     return found
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import MAX_LISTED, is_dir, list_dir, read_head
 from collectors.fsprobe import describe_os_error
+from cortex.privacy import strip_private_content
 from cortex.safeio import UnsafeFile
 from health.model import EvidenceStatus
 
@@ -42,7 +43,7 @@ class DecisionsEvidence:
 def title_line(path: str) -> tuple[int | None, str]:
     """(line number, text) of the first non-blank line, or (None, why it cannot be read)."""
     try:
-        text = read_head(path, MAX_HEAD).decode("utf-8", errors="replace")
+        text = strip_private_content(read_head(path, MAX_HEAD).decode("utf-8", errors="replace"))
     except UnsafeFile as error:
         return None, f"unreadable: {error}"
     except OSError as error:

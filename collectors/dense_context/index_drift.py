@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Project, analysed, regular_file, scan
 from collectors.fsprobe import describe_os_error
+from cortex.privacy import strip_private_content
 from cortex.safeio import UnsafeFile, read_bounded
 from health.model import EvidenceStatus
 
@@ -95,7 +96,7 @@ def compare(project: Project, folder: str, layout: DenseLayout) -> FolderDrift |
     if why:
         return FolderDrift(state="unreadable", reason=why, **base)
     try:
-        text = read_bounded(path, MAX_INDEX_BYTES).decode("utf-8")
+        text = strip_private_content(read_bounded(path, MAX_INDEX_BYTES).decode("utf-8"))
     except (UnsafeFile, UnicodeDecodeError) as error:
         return FolderDrift(state="unreadable", reason=str(error), **base)
     except OSError as error:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from collectors.dense_context import frontmatter
 from collectors.dense_context.layout import ATOM_FOLDERS, DenseLayout
 from collectors.fsprobe import describe_os_error
+from cortex.privacy import strip_private_content
 from cortex.safeio import UnsafeFile, open_regular
 from cortex.timestamps import parse_timestamp_ms
 
@@ -125,7 +126,7 @@ def read_atom(path: str, rel: str, project: str, folder: str, stem: str) -> Atom
         if error.start < frontmatter.MAX_FRONTMATTER_BYTES:
             return broken(f"unreadable: invalid UTF-8 at byte {error.start}")
         text = head[:error.start].decode("utf-8")
-    split = frontmatter.split_frontmatter(text)
+    split = frontmatter.split_frontmatter(strip_private_content(text))  # the privacy boundary, on the way in
     if isinstance(split, str):
         too_big = len(head) > frontmatter.MAX_FRONTMATTER_BYTES and "not closed" in split
         return broken(f"frontmatter larger than {frontmatter.MAX_FRONTMATTER_BYTES} bytes" if too_big else split, 1)

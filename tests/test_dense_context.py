@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
 
 from health.run import AuditError, Options, audit
-import sys
-
 from tests.health_support import NOW, REPO, clean_env, copy_demo
 from tests.ops_support import run_command
 

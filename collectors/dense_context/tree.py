@@ -191,6 +191,8 @@ def _scan(layout: DenseLayout) -> Tree:
     entries = list_dir(layout.projects)
     if isinstance(entries, str):
         return Tree((), (f"projects: {entries}",))
+    unreadable.extend(f"projects/{entry.name}: is a symlink (not followed)" for entry in entries
+                      if not entry.name.startswith(".") and entry.is_symlink())
     projects = [analyse(layout, scan_project(layout, entry.name, entry.path, unreadable))
                 for entry in entries if not entry.name.startswith(".") and is_dir(entry)]
     return Tree(tuple(projects), tuple(unreadable))

@@ -38,8 +38,12 @@ class LogScan:
 
 
 def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | None = None,
-               max_line_bytes: int = MAX_LINE_BYTES) -> LogScan:
-    """Stream `path`, calling visit(line_number, row) for every well-formed object row."""
+               max_line_bytes: int = MAX_LINE_BYTES, quick: Callable[[bytes], dict | None] | None = None) -> LogScan:
+    """Stream `path`, calling visit(line_number, row) for every well-formed object row.
+
+    `quick` may recognise a line whose meaning is certain (e.g. a writer's exact compact form)
+    and return its row without the strict decoder; None sends the line to the strict decoder.
+    """
     state = probe_file(path, anchor)
     if state.status is not EvidenceStatus.OK:
         return LogScan(state)
@@ -53,7 +57,7 @@ def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | N
             elif not raw.strip():
                 continue
             else:
-                row = parse_object(raw)
+                row = (quick(raw) if quick is not None else None) or parse_object(raw)
             if isinstance(row, str):
                 total += 1
                 if len(malformed) < MAX_REPORTED_LINES:

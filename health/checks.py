@@ -13,7 +13,15 @@ from dataclasses import dataclass, replace
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks, observability, proposals,
                         retrieval, review_cadence, review_state, reviewer, reviewer_lifecycle)
 from collectors.runner import Collector
+from collectors.dense_context import access_log as dc_access_log
+from collectors.dense_context import atoms as dc_atoms
+from collectors.dense_context import caps as dc_caps
+from collectors.dense_context import decisions as dc_decisions
+from collectors.dense_context import index_drift as dc_index
+from collectors.dense_context import references as dc_references
+from collectors.dense_context import structure as dc_structure
 from health.catalogue import Check
+from health.catalogue import dense_context as dense_context_entries
 from health.catalogue import dispatch_failures as dispatch_failures_entries
 from health.catalogue import heartbeats as heartbeats_entries
 from health.catalogue import install as install_entries
@@ -45,6 +53,13 @@ from health.rules import retrieval as retrieval_rule
 from health.rules import review_state as review_state_rule
 from health.rules import reviewer as reviewer_rule
 from health.rules import run_inputs
+from health.rules.dense_context import access_log as dc_access_log_rule
+from health.rules.dense_context import atoms as dc_atoms_rule
+from health.rules.dense_context import caps as dc_caps_rule
+from health.rules.dense_context import decisions as dc_decisions_rule
+from health.rules.dense_context import index_drift as dc_index_rule
+from health.rules.dense_context import references as dc_references_rule
+from health.rules.dense_context import structure as dc_structure_rule
 
 
 @dataclass(frozen=True)
@@ -82,6 +97,28 @@ CHECKS: tuple[CheckRow, ...] = (
     row("health_history", health_history.collect, health_history_rule.judge, health_history_entries.CHECKS),
 )
 
+
+
+def _dc_entries(name: str) -> tuple[Check, ...]:
+    """The Dense Context catalogue entries of one collector (their keys start with its name, `-` for `_`)."""
+    return tuple(c for c in dense_context_entries.CHECKS if c.key.startswith(name.replace("_", "-") + ":"))
+
+
+# The Dense Context layout's list (--layout dense-context): it never runs on a LifeOS tree, nor CHECKS on it.
+DENSE_CONTEXT: tuple[CheckRow, ...] = tuple(
+    row(name, module.collect, rule.judge, _dc_entries(name)) for name, module, rule in (
+        ("dc_structure", dc_structure, dc_structure_rule),
+        ("dc_caps", dc_caps, dc_caps_rule),
+        ("dc_atoms", dc_atoms, dc_atoms_rule),
+        ("dc_references", dc_references, dc_references_rule),
+        ("dc_index", dc_index, dc_index_rule),
+        ("dc_access_log", dc_access_log, dc_access_log_rule),
+        ("dc_decisions", dc_decisions, dc_decisions_rule),
+    ))
+
+LAYOUTS: dict[str, tuple[CheckRow, ...]] = {"lifeos": CHECKS, "dense-context": DENSE_CONTEXT}
+EVERY_LAYOUT = CHECKS + DENSE_CONTEXT  # what --only/--skip, explain and --list-checks know
+
 INPUTS = Rule(None, run_inputs.judge)  # thresholds, config and clock: judged before any evidence
 
 
@@ -94,12 +131,12 @@ def collectors(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Collector, ...]:
     return tuple(item.collector for item in checks)
 
 
-def names(checks: tuple[CheckRow, ...] = CHECKS) -> list[str]:
-    """Every collector's name, in report order (what --only and --skip accept)."""
+def names(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> list[str]:
+    """Every collector's name (of every layout unless `checks` says), in report order (what --only and --skip accept)."""
     return [item.name for item in checks]
 
 
-def catalogue(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Check, ...]:
+def catalogue(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> tuple[Check, ...]:
     """Every catalogue entry in report order, each naming the collector of its row."""
     rows = tuple(replace(entry, collector=item.name) for item in checks for entry in item.entries)
     return run_entries.INPUTS + rows + run_entries.OUTCOMES

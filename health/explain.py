@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from health.catalogue import Check, Match
 from health.catalogue.find import checks, known_ids, lookup
+from health.checks import LAYOUTS, names
 from reports.units import human_value
 from thresholds.defaults import BY_NAME
 from thresholds.sources import EffectiveThresholds, resolve
@@ -78,10 +79,13 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
     return 3 if unknown else 0
 
 
-def rows(selected: Sequence[str] | None, thresholds: EffectiveThresholds) -> list[dict[str, Any]]:
+def rows(selected: Sequence[str] | None, thresholds: EffectiveThresholds,
+         layout: str | None = None) -> list[dict[str, Any]]:
     result = []
     for check in checks():
         if selected is not None and check.collector is not None and check.collector not in selected:
+            continue
+        if layout is not None and check.collector is not None and check.collector not in names(LAYOUTS[layout]):
             continue
         for finding_id, severity, threshold in ids_of(check):
             item = thresholds.get(threshold) if threshold else None
@@ -96,9 +100,10 @@ def ids_of(check: Check) -> list[tuple[str, str, str | None]]:
 
 
 def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO) -> int:
-    from health.inputs import resolve_inputs
+    from health.inputs import resolve_thresholds
 
-    listed = rows(options.selected, resolve_inputs(options, environ).thresholds)
+    layout = getattr(options, "layout", None)
+    listed = rows(options.selected, resolve_thresholds(options, environ, layout), layout)
     if output.format_given and output.format == "json":
         stdout.write(json.dumps(listed, separators=(",", ":")) + "\n")
         return 0
@@ -113,7 +118,8 @@ def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: T
         shown = "" if limit is None else (f"{limit['name']} = {human_value(limit['value'], limit['unit'])}"
                                           f" ({limit['source']})")
         lines.append(f"  {row['id']:<{width}}  {row['severity']:<8}  {row['check']:<28}  {shown}".rstrip())
-    lines.append("\n{collector} is any collector name; {label} is " + "principal or da. "
+    lines.append("\n{collector} is any collector name; {label} is " + "principal or da; {path} a path under "
+                 "context/ (Dense Context). "
                  "`cortex-health explain ID` tells what an id means and how to fix it.")
     stdout.write("\n".join(lines) + "\n")
     return 0

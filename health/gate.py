@@ -81,16 +81,22 @@ def run_child(argv: list[str], environ: Mapping[str, str], seconds: float) -> tu
 def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:
     """Publish (as the check would) a report whose one finding is the missed deadline."""
     from health.findings import warn
-    from health.inputs import resolve_inputs
+    from health.inputs import resolve_inputs, resolve_layout, resolve_thresholds
+    from health.layouts import LayoutError
     from health.model import Assessment
     from health.run import Audit, publish
+    from thresholds.clock import resolve_clock
 
     finding = warn("health-check-deadline-exceeded",
                    f"The health check did not finish within the gate's {timeout:g} s deadline and was stopped; "
                    "no evidence was judged in this run.", measured=round(elapsed_ms), threshold=timeout * 1000,
                    unit="ms")
-    inputs = resolve_inputs(options, environ)
-    audit = Audit(inputs.layout, inputs.clock, inputs.thresholds, {}, Assessment((finding,)), elapsed_ms)
+    try:  # publish where the check itself would have (a Dense Context tree logs beside context/)
+        inputs = resolve_inputs(options, environ)
+        layout, thresholds = inputs.layout, inputs.thresholds
+    except LayoutError:
+        layout, thresholds = resolve_layout(options, environ), resolve_thresholds(options, environ, "lifeos")
+    audit = Audit(layout, resolve_clock(options.now, environ), thresholds, {}, Assessment((finding,)), elapsed_ms)
     return publish(audit, options)
 
 

@@ -1,34 +1,57 @@
 """Application: the audit's inputs resolved once (command line, then environment, then defaults). Used by health.run, health.gate and explain.
 
 Options carries what the command line said (with its environment fallbacks already applied
-by health.options); this turns it into the frozen values the stages take: the layout of
-the audited ROOT, the clock and the effective thresholds with their sources. A bad clock is
-kept as data (the cortex-clock-invalid finding), never a usage error, on every path.
+by health.options); this turns it into the frozen values the stages take: the memory layout
+of the audited ROOT and its check list, the clock and the effective thresholds with their
+sources. A bad clock is kept as data (the cortex-clock-invalid finding), never a usage
+error, on every path.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from collectors.layout import Layout, resolve_root
+from health.checks import LAYOUTS, CheckRow
+from health.layouts import choose
 from thresholds.clock import Clock, resolve_clock
 from thresholds.sources import EffectiveThresholds, resolve
 
 
 @dataclass(frozen=True)
 class Inputs:
-    layout: Layout
+    layout: Any  # collectors.layout.Layout, or DenseLayout for the Dense Context layout
+    layout_name: str  # lifeos | dense-context
     clock: Clock
     thresholds: EffectiveThresholds
+    checks: tuple[CheckRow, ...]  # the chosen layout's check list (or the one a test passed)
+
+
+def root_of(options, environ: Mapping[str, str]) -> str:
+    """ROOT, absolute: --root > CORTEX_HEALTH_ROOT > CLAUDE_CONFIG_DIR > ~/.claude."""
+    return os.path.abspath(os.path.expanduser(resolve_root(options.root, environ)))
 
 
 def resolve_layout(options, environ: Mapping[str, str]) -> Layout:
-    """The audited tree's paths, ROOT being --root > CORTEX_HEALTH_ROOT > CLAUDE_CONFIG_DIR > ~/.claude (nothing is read)."""
-    return Layout.for_root(resolve_root(options.root, environ), options.index_manifest, environ)
+    """The LifeOS paths of ROOT (pure path arithmetic: nothing is read)."""
+    return Layout.for_root(root_of(options, environ), options.index_manifest, environ)
 
 
-def resolve_inputs(options, environ: Mapping[str, str]) -> Inputs:
-    """The layout (see resolve_layout), the clock and the thresholds."""
-    layout = resolve_layout(options, environ)
-    return Inputs(layout, resolve_clock(options.now, environ),
-                  resolve(environ, config_path=options.config, cli=options.thresholds))
+def resolve_thresholds(options, environ: Mapping[str, str], layout_name: str | None) -> EffectiveThresholds:
+    return resolve(environ, config_path=options.config, cli=options.thresholds, layout=layout_name)
+
+
+def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] | None = None) -> Inputs:
+    """Everything an audit takes; health.layouts.LayoutError when the layout cannot be told."""
+    clock = resolve_clock(options.now, environ)
+    name = "lifeos" if checks is not None else choose(getattr(options, "layout", None), root_of(options, environ))
+    if name == "dense-context":
+        from collectors.dense_context.layout import DenseLayout
+
+        layout = DenseLayout.for_root(root_of(options, environ), clock.now_ms)
+    else:
+        layout = resolve_layout(options, environ)
+    return Inputs(layout, name, clock, resolve_thresholds(options, environ, name),
+                  LAYOUTS[name] if checks is None else checks)

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
+from health.layouts import LAYOUTS
 from health.run import Options
 
 TRUE = frozenset(["1", "true", "yes", "on"])
@@ -75,6 +76,9 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--prometheus-textfile", metavar="PATH.prom",
                         help="also write the Prometheus metrics atomically here, for node_exporter's textfile "
                         "collector (also CORTEX_HEALTH_PROMETHEUS_TEXTFILE)")
+    parser.add_argument("--layout", choices=LAYOUTS,
+                        help="the memory layout to audit (default: CORTEX_HEALTH_LAYOUT, else auto-detect: "
+                        "LIFEOS/ or context/AGENTS.md)")
     parser.add_argument("--index-manifest", help="index manifest path (default: CORTEX_INDEX_MANIFEST, "
                         "else M/INDEX/index-manifest.json)")
 
@@ -142,11 +146,14 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: t
     if textfile is not None and not textfile.endswith(".prom"):
         raise UsageError(f"--prometheus-textfile must end in .prom (node_exporter reads only *.prom), got {textfile!r}")
     report_path = args.report_path if args.report_path is not None else environ.get("CORTEX_HEALTH_REPORT_PATH") or None
+    layout = args.layout or environ.get("CORTEX_HEALTH_LAYOUT", "").strip() or None
+    if layout not in (None, *LAYOUTS):
+        raise UsageError(f"CORTEX_HEALTH_LAYOUT must be one of {', '.join(LAYOUTS)}, got {layout!r}")
     manifest = args.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None
     return Options(
         root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),
         no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=manifest,
-        selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile,
+        selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile, layout=layout,
     )
 
 

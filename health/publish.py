@@ -116,7 +116,7 @@ def append_line(layout: Layout, line: str, *, lock_wait_ms: int = LOCK_WAIT_MS) 
     folder = os.path.dirname(log)
     if not os.path.isdir(folder):
         return f"observability folder {folder} does not exist (the auditor does not create it)"
-    escape = escapes(folder, layout.memory)
+    escape = escapes(folder, getattr(layout, "log_anchor", layout.memory))  # Dense Context: the log sits beside context/
     if escape:
         return f"observability folder {escape}"
     try:

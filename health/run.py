@@ -12,13 +12,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from collectors.layout import Layout
 from collectors.runner import collect_all
 from thresholds.clock import Clock
-from health.checks import CHECKS, CheckRow, collectors, rules
+from health.checks import CheckRow, collectors, names, rules
 from health.evaluate import evaluate
 from health.findings import critical, warn
-from health.inputs import resolve_inputs
+from health.inputs import resolve_inputs, root_of
+from health.layouts import LayoutError
 from health.model import Assessment, Finding
 from reports.document import build_report
 from thresholds.sources import EffectiveThresholds
@@ -43,13 +43,14 @@ class Options:
     index_manifest: str | None = None
     selected: tuple[str, ...] | None = None  # collectors to run (--only/--skip); None: all
     prometheus_textfile: str | None = None
+    layout: str | None = None  # lifeos | dense-context; None: auto-detect (health.layouts)
 
 
 @dataclass(frozen=True)
 class Audit:
     """Everything one run measured and decided; `document()` renders it (publication adds `extra`)."""
 
-    layout: Layout
+    layout: Any  # Layout, or DenseLayout for --layout dense-context
     clock: Clock
     thresholds: EffectiveThresholds
     evidence: Mapping[str, Any]
@@ -63,14 +64,20 @@ class Audit:
                             clock=self.clock, root=self.layout.root, duration_ms=self.duration_ms)
 
 
-def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] = CHECKS) -> Audit:
-    """Collect and judge what `checks` (the one check list, unless a test passes its own) names."""
+def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] | None = None) -> Audit:
+    """Collect and judge what the chosen layout's check list (or the list a test passes) names."""
     started = time.monotonic()
-    inputs = resolve_inputs(options, environ)
-    layout, clock, thresholds = inputs.layout, inputs.clock, inputs.thresholds
-    if not os.path.isdir(layout.root):
-        raise AuditError(f"root {layout.root} is not a directory", layout.root)
+    root = root_of(options, environ)
+    if not os.path.isdir(root):
+        raise AuditError(f"root {root} is not a directory", root)
+    try:
+        inputs = resolve_inputs(options, environ, checks)
+    except LayoutError as error:
+        raise AuditError(str(error), root) from None
+    layout, clock, thresholds, checks = inputs.layout, inputs.clock, inputs.thresholds, inputs.checks
     selected = None if options.selected is None else frozenset(options.selected)
+    if selected is not None and not selected & set(names(checks)):
+        raise AuditError(f"usage: --only/--skip leave no {inputs.layout_name} collector to run", root)
     evidence = collect_all(layout, collectors(checks), selected)
     assessment = evaluate(evidence, thresholds, clock, rules(checks))
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from thresholds import dense_context
+
 SECOND_MS = 1000
 MINUTE_MS = 60 * SECOND_MS
 HOUR_MS = 60 * MINUTE_MS
@@ -22,6 +24,7 @@ class ThresholdSpec(NamedTuple):
     alias: str
     unit: str  # ms | bytes | count
     meaning: str
+    layout: str = "lifeos"  # the memory layout whose audit uses it (lifeos | dense-context)
 
 
 THRESHOLDS: tuple[ThresholdSpec, ...] = (
@@ -57,7 +60,7 @@ THRESHOLDS: tuple[ThresholdSpec, ...] = (
                   "a live holder keeping a lock longer than this warns"),
     ThresholdSpec("lock_contention_per_day", 10, "CORTEX_LOCK_CONTENTION_PER_DAY", "lockContentionPerDay", "count",
                   "more contended or recovered lock events than this in the last 24 h warn"),
-)
+) + tuple(ThresholdSpec(*spec, layout=dense_context.LAYOUT) for spec in dense_context.SPECS)
 
 BY_NAME = {spec.name: spec for spec in THRESHOLDS}
 BY_ALIAS = {spec.alias: spec for spec in THRESHOLDS}

@@ -107,14 +107,20 @@ def read_config(path: str) -> tuple[dict, str | None]:
 
 
 def resolve(environ: Mapping[str, str], *, config_path: str | None = None,
-            cli: Iterable[tuple[str, str]] = ()) -> EffectiveThresholds:
-    current = {spec.name: Threshold(spec.name, spec.default, Source.DEFAULT, None, spec.unit) for spec in THRESHOLDS}
+            cli: Iterable[tuple[str, str]] = (), layout: str | None = None) -> EffectiveThresholds:
+    """`layout` keeps only that layout's thresholds (None: all, for explain and --list-checks)."""
+    specs = tuple(spec for spec in THRESHOLDS if layout is None or spec.layout == layout)
+    current = {spec.name: Threshold(spec.name, spec.default, Source.DEFAULT, None, spec.unit) for spec in specs}
     problems: list[ThresholdProblem] = []
 
     def offer(name: str, raw: object, source: Source, origin: str) -> None:
         spec = spec_named(name)
         if spec is None:
             problems.append(ThresholdProblem(name, raw, source, origin, "unknown threshold name"))
+            return
+        if spec.name not in current:  # another layout's: fine in a shared config file, a mistake on the command line
+            if source is Source.CLI:
+                problems.append(ThresholdProblem(spec.name, raw, source, origin, f"a {spec.layout} threshold"))
             return
         # A config file is JSON: a quoted "40" is a typo'd type, not a number.
         number, reason = (None, "not a JSON number") if source is Source.CONFIG and isinstance(raw, str) \
@@ -129,10 +135,10 @@ def resolve(environ: Mapping[str, str], *, config_path: str | None = None,
         overrides, config_problem = read_config(config_path)
         for name, raw in overrides.items():
             offer(name, raw, Source.CONFIG, config_path)
-    for spec in THRESHOLDS:
+    for spec in specs:
         if spec.env in environ:
             offer(spec.name, environ[spec.env], Source.ENV, spec.env)
     for name, raw in cli:
         offer(name, raw, Source.CLI, "--threshold")
-    ordered = tuple(current[spec.name] for spec in THRESHOLDS)
+    ordered = tuple(current[spec.name] for spec in specs)
     return EffectiveThresholds(ordered, tuple(problems), config_problem, config_path)

@@ -1,0 +1,125 @@
+"""Collect stage (Dense Context): each project's access log, written by the memory-ref-tracker hook. Called through the layout's collector list.
+
+Row shape, as the upstream hook (fangxm233/cortex-agent, hooks/memory-ref-tracker.mjs) writes
+it: exactly {"file": "<EXP-NNN|K-NNN|PAT-NNN>.md" or "_directory_search", "tool": "Read" |
+"Grep", "ts": ISO 8601}. Any other row is malformed: counted and named by line, never
+skipped. Refs are rows per atom file name, as the index generator counts them. Atom ages
+are measured against the audit's clock (layout.now_ms): stale candidates are active atoms
+older than 30 days and never referenced, cold ones unreferenced and older than 14 days.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from collectors.dense_context.index_drift import table_for
+from collectors.dense_context.layout import DenseLayout
+from collectors.dense_context.tree import ANALYSES, Project, analysed
+from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
+from cortex.timestamps import parse_timestamp_ms
+from collectors.evidence import EvidenceStatus, MalformedLine
+
+DAY_MS = 86_400_000
+STALE_AGE_MS = 30 * DAY_MS
+COLD_AGE_MS = 14 * DAY_MS
+ROW_KEYS = frozenset(["file", "tool", "ts"])
+TOOLS = frozenset(["Read", "Grep"])
+_FILE = re.compile(r"(?:EXP-\d+[a-z]?|K-\d+|PAT-\d+)\.md\Z|_directory_search\Z")
+# The hook's exact JSON.stringify output: no escapes are possible, so the row is certain without a decoder.
+_HOOK_ROW = re.compile(rb'\{"file":"((?:EXP-\d+[a-z]?|K-\d+|PAT-\d+)\.md|_directory_search)","tool":"(Read|Grep)",'
+                       rb'"ts":"([0-9T:.Z+-]{10,35})"\}\s*\Z')
+
+
+def hook_row(raw: bytes) -> dict | None:
+    m = _HOOK_ROW.match(raw)
+    return None if m is None else {"file": m.group(1).decode(), "tool": m.group(2).decode(), "ts": m.group(3).decode()}
+
+
+@dataclass(frozen=True)
+class ProjectAccess:
+    project: str
+    log: str  # under CONTEXT
+    state: str  # ok | missing | unreadable
+    reason: str | None
+    rows: int
+    malformed: tuple[MalformedLine, ...]
+    malformed_total: int
+    newest_row_ms: int | None
+    newest_atom_ms: int | None  # newest atom `date`
+    active: int
+    stale_candidates: int
+    cold: int
+
+
+@dataclass(frozen=True)
+class AccessEvidence:
+    status: EvidenceStatus
+    now_ms: int | None
+    projects: tuple[ProjectAccess, ...]
+    rows: int
+    malformed_total: int
+    stale_candidates: int
+    cold: int
+
+
+def row_time(row: dict) -> int | str:
+    """The row's ts in ms, or why the row is not in the upstream shape."""
+    if row.keys() != ROW_KEYS:
+        return f"keys must be exactly file, tool, ts (got {', '.join(sorted(map(str, row)))[:200]})"
+    if not isinstance(row["file"], str) or not _FILE.match(row["file"]):
+        return "file is not an atom file name or _directory_search"
+    if row["tool"] not in TOOLS:
+        return "tool is not Read or Grep"
+    ts = parse_timestamp_ms(row["ts"])
+    return "ts is not an ISO 8601 timestamp" if ts is None else ts
+
+
+def read_log(layout: DenseLayout, project: Project) -> ProjectAccess:
+    path = os.path.join(project.path, "_meta", "access-log.jsonl")
+    refs: Counter = Counter()
+    bad: list[MalformedLine] = []
+    counts = {"bad": 0, "newest": None}
+
+    def visit(number: int, row: dict) -> None:
+        ts = row_time(row)
+        if isinstance(ts, str):
+            counts["bad"] += 1
+            if len(bad) < MAX_REPORTED_LINES:
+                bad.append(MalformedLine(number, ts))
+            return
+        refs[row["file"]] += 1
+        if counts["newest"] is None or ts > counts["newest"]:
+            counts["newest"] = ts
+
+    scanned = scan_jsonl(path, visit, anchor=project.path, quick=hook_row)
+    malformed = tuple(sorted(scanned.malformed + tuple(bad), key=lambda m: m.line)[:MAX_REPORTED_LINES])
+    state = scanned.file.status.value if scanned.file.status in (EvidenceStatus.MISSING, EvidenceStatus.UNREADABLE) \
+        else "ok"
+    dates = [atom.date_ms for atom in project.atoms if atom.date_ms is not None]
+    active = [atom for atom in project.atoms if atom.id and table_for(atom.status) == "active"]
+    now = layout.now_ms
+    unreferenced = [atom.date_ms for atom in active if refs[f"{atom.stem}.md"] == 0 and atom.date_ms is not None]
+    stale = sum(1 for date in unreferenced if now is not None and now - date > STALE_AGE_MS)
+    cold = sum(1 for date in unreferenced if now is not None and now - date > COLD_AGE_MS)
+    return ProjectAccess(project.name, layout.rel(path), state, scanned.file.reason, scanned.rows - counts["bad"],
+                         malformed, scanned.malformed_total + counts["bad"], counts["newest"],
+                         max(dates, default=None), len(active), stale, cold)
+
+
+def project_access(layout: DenseLayout, project: Project) -> ProjectAccess | None:
+    if project.atoms or os.path.lexists(os.path.join(project.path, "_meta", "access-log.jsonl")):
+        return read_log(layout, project)
+    return None
+
+
+ANALYSES["dc_access_log"] = project_access
+
+
+def collect(layout: DenseLayout) -> AccessEvidence:
+    found = tuple(result for _, result in analysed(layout, "dc_access_log") if result is not None)
+    status = EvidenceStatus.UNREADABLE if any(p.state == "unreadable" for p in found) else EvidenceStatus.OK
+    return AccessEvidence(status, layout.now_ms, found, sum(p.rows for p in found),
+                          sum(p.malformed_total for p in found), sum(p.stale_candidates for p in found),
+                          sum(p.cold for p in found))

@@ -1,0 +1,80 @@
+"""Collect stage (Dense Context): where a Dense Context tree keeps things. Built by health.layouts, read by its collectors.
+
+BASE is the Cortex home (`~/.cortex`), CONTEXT = BASE/context. The audited ROOT may be either.
+The auditor never writes under CONTEXT: its health log is BASE/logs/cortex-health.jsonl (the
+folder where Cortex already keeps its own logs), created by nobody but Cortex.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+HEALTH_LOG_PARTS = ("logs", "cortex-health.jsonl")
+ATOM_FOLDERS = ("experiments", "knowledge", "patterns")
+
+
+def context_of(root: str) -> str:
+    """CONTEXT for ROOT: ROOT/context when it is a folder, else ROOT itself when it is named context."""
+    inside = os.path.join(root, "context")
+    if os.path.basename(root) == "context" and not os.path.isdir(inside):
+        return root
+    return inside
+
+
+@dataclass(frozen=True)
+class DenseLayout:
+    root: str
+    context: str
+    health_log: str
+    now_ms: int | None = None  # the audit's clock: atom ages (stale, cold) are measured against it
+    cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # one tree scan per run
+
+    @classmethod
+    def for_root(cls, root: str, now_ms: int | None = None) -> "DenseLayout":
+        root = os.path.abspath(os.path.expanduser(root))
+        context = context_of(root)
+        return cls(root, context, os.path.join(os.path.dirname(context), *HEALTH_LOG_PARTS), now_ms)
+
+    @property
+    def projects(self) -> str:
+        return os.path.join(self.context, "projects")
+
+    def rel(self, path: str) -> str:
+        """`path` relative to CONTEXT, the form every finding id and evidence row uses."""
+        return os.path.relpath(path, self.context)
+
+    # What health.publish needs: report paths inside CONTEXT are refused, the log's folder
+    # must stay inside BASE, and no file of the tree is "protected" beyond CONTEXT itself.
+    @property
+    def memory(self) -> str:
+        return self.context
+
+    @property
+    def log_anchor(self) -> str:
+        return os.path.dirname(self.context)
+
+    @property
+    def hot_files(self) -> tuple:
+        return ()
+
+    @property
+    def policy(self) -> str:
+        return os.path.join(self.context, "AGENTS.md")
+
+    @property
+    def manifest(self) -> str:
+        return self.policy
+
+
+def detect(root: str) -> tuple[str | None, str]:
+    """('lifeos' | 'dense-context' | None, what was found): the auto-detection of --layout."""
+    root = os.path.abspath(os.path.expanduser(root))
+    dense = os.path.isfile(os.path.join(context_of(root), "AGENTS.md"))
+    lifeos = os.path.isdir(os.path.join(root, "LIFEOS"))
+    if dense and lifeos:
+        return None, f"{root} holds both LIFEOS/ and {os.path.relpath(context_of(root), root)}/AGENTS.md"
+    if dense:
+        return "dense-context", "context/AGENTS.md"
+    if lifeos:
+        return "lifeos", "LIFEOS/"
+    return None, f"{root} holds neither LIFEOS/ nor context/AGENTS.md (nor is it a context/ folder with AGENTS.md)"

@@ -1,0 +1,106 @@
+"""Help data: Dense Context finding ids (health.rules.dense_context). Part of the catalogue read by explain and -v.
+
+`{path}` stands for a path under context/ (or <project>/<folder>, <project>/<id>, <project>).
+"""
+from health.catalogue import Check, Problem
+
+REGEN = "Rebuild the indexes with the Cortex memory-index job (or let the server rebuild them); never edit index.md by hand."
+
+
+def P(id, severity, meaning, causes, fix, threshold=None):  # noqa: N802 - reads like the Problem rows it builds
+    return Problem(id, severity, meaning, tuple(causes), fix, threshold)
+
+
+CHECKS = (
+    Check("dc-structure:files", "the root AGENTS.md and each project's AGENTS.md, mission.md, STATUS.md "
+          "exist", ok=("dc-structure-ok",), problems=(
+        P("dc-root-agents-missing", "critical", "context/AGENTS.md, the entry point of the whole tree, is missing or "
+          "not a regular file (or there is no context/ folder).", ["cortex init never ran", "the file was deleted or "
+          "replaced by a symlink"], "Restore context/AGENTS.md (cortex init creates it) as a regular file."),
+        P("dc-project-file-missing:{path}", "warn", "A project lacks one of AGENTS.md, mission.md or STATUS.md, so a "
+          "fresh session cannot resume it.", ["a project created by hand instead of the project-init skill",
+          "a file was deleted or replaced by a symlink"], "Create the named file (project-init writes all three)."),
+        P("dc-folder-unreadable:{path}", "warn", "An atom folder or projects/ could not be listed, so its atoms were "
+          "not audited.", ["permissions", "a file where a folder is expected"], "Fix the folder's permissions or type."),
+    )),
+    Check("dc-caps:size", "AGENTS.md, STATUS.md and ISSUES.md stay within their line and byte caps",
+          ok=("dc-caps-ok",), problems=(
+        P("dc-cap-exceeded:{path}", "warn", "A capped file is over its cap: STATUS.md and ISSUES.md 80 lines or "
+          "6 KB, AGENTS.md 120 lines or 8 KB (the context-injection budget).", ["the status-md-guard hook is not "
+          "installed", "the file was edited outside the agent"], "Shrink the file: keep pointers, move durable facts "
+          "to atoms or decision records, delete resolved issues.", "dc_status_max_lines"),
+        P("dc-cap-pressure:{path}", "warn", "A capped file is at 90 % or more of a cap; the next edit may be refused "
+          "by the guard hook.", ["STATUS.md growing with project age instead of state", "an AGENTS.md listing files "
+          "one by one"], "Trim the file now, before the guard refuses an edit.", "dc_agents_max_lines"),
+        P("dc-cap-unreadable:{path}", "warn", "A capped file could not be measured (symlink, not a regular file, "
+          "unreadable).", ["a symlink or folder with the file's name", "permissions"],
+          "Make it a readable regular file."),
+    )),
+    Check("dc-atoms:frontmatter", "every atom has valid YAML frontmatter with the required fields",
+          ok=("dc-atoms-ok",), problems=(
+        P("dc-atom-unreadable:{path}", "warn", "An atom file cannot be read (symlink, not a regular file, invalid "
+          "UTF-8, unreadable).", ["a symlink or folder named like an atom", "a binary file"],
+          "Replace it with a regular UTF-8 Markdown file."),
+        P("dc-frontmatter-invalid:{path}", "warn", "The atom's frontmatter is missing or is not valid YAML; the "
+          "generator still reads it key by key, but it must be fixed.", ["an unquoted list item with a comma, ': ' or "
+          "braces", "no --- block"], "Quote the offending value (the reason names the line) so the block parses."),
+        P("dc-field-missing:{path}", "warn", "Required frontmatter fields are missing or empty (EXP: id, date, "
+          "project, summary, tags; K adds evidence; PAT adds source-experiments).", ["an atom written by hand",
+          "a template left half filled"], "Add the named fields."),
+        P("dc-summary-too-long:{path}", "warn", "The summary is over 300 characters.", ["the conclusion pasted into "
+          "the summary"], "Shorten the summary to one sentence; keep detail in the body."),
+        P("dc-id-mismatch:{path}", "warn", "The frontmatter id differs from the file name.", ["a copied atom whose id "
+          "was not changed", "a renamed file"], "Make the id and the file name agree."),
+        P("dc-project-mismatch:{path}", "warn", "The frontmatter project differs from the project folder.",
+          ["an atom moved between projects"], "Set project to the folder's name."),
+        P("dc-duplicate-id:{path}", "critical", "Two atoms of one project carry the same id, so references and the "
+          "index are ambiguous.", ["a copied atom", "two sessions numbering in parallel"],
+          "Renumber one atom and update every reference to it."),
+    )),
+    Check("dc-references:chain", "every referenced atom exists and knowledge keeps valid evidence",
+          ok=("dc-references-ok",), problems=(
+        P("dc-dangling-ref:{path}", "warn", "evidence, links, source-experiments or a status target names an atom "
+          "that does not exist in the project.", ["a deleted or renumbered atom", "a typo in the id"],
+          "Point the reference at an existing atom or remove it."),
+        P("dc-contradiction:{path}", "warn", "Every evidence atom of a knowledge entry or pattern is invalidated, "
+          "superseded or deprecated, so its claim has no standing evidence.", ["experiments re-run and superseded "
+          "without revisiting what cited them"], "Re-validate the entry against current experiments, or mark it "
+          "deprecated/invalidated."),
+    )),
+    Check("dc-index:drift", "each index.md lists every atom, in the table its status puts it in",
+          ok=("dc-indexes-current",), problems=(
+        P("dc-index-stale:{path}", "warn", "The index misses atoms, lists atoms that no longer exist, or has atoms in "
+          "the wrong table (active / superseded-deprecated / invalid).", ["the index rebuild job is disabled "
+          "(memoryIndexRegenEnabled)", "the Cortex server is not running"], REGEN),
+        P("dc-index-missing:{path}", "warn", "A folder has atoms but no index.md.", ["the index job never ran for "
+          "this project"], REGEN),
+        P("dc-index-unrecognised:{path}", "warn", "An index.md lists atoms but in a format this auditor does not "
+          "know (no Active / Superseded / Invalidated table), or cannot be read; its drift is unknown.",
+          ["a hand-written index", "a generator version this auditor predates"], REGEN),
+    )),
+    Check("dc-access-log:tracking", "the access tracker is running and atoms are being read",
+          ok=("dc-access-logs-ok",), problems=(
+        P("dc-access-log-missing:{path}", "warn", "A project with atoms has no access log (or no valid row).",
+          ["the memory-ref-tracker hook is not installed"], "Install the memory-ref-tracker post-tool hook."),
+        P("dc-access-log-unreadable:{path}", "warn", "The access log cannot be read (symlink, not a regular file, "
+          "escapes the project).", ["a symlinked _meta folder", "permissions"], "Make it a regular file in _meta/."),
+        P("dc-access-log-stale:{path}", "warn", "The newest access row is older than the newest atom by more than "
+          "dc_access_log_stale_ms while atoms keep being added.", ["the tracker hook stopped running"],
+          "Check that the memory-ref-tracker hook runs after Read and Grep.", "dc_access_log_stale_ms"),
+        P("dc-access-log-malformed:{path}", "warn", "Access-log rows that are not {file, tool, ts} objects; they are "
+          "counted and named by line, never skipped.", ["a hand-edited log", "a torn write"],
+          "Remove or repair the named lines."),
+        P("dc-stale-share:{path}", "warn", "More than dc_stale_share percent of a project's active atoms are stale "
+          "candidates (older than 30 days, never referenced).", ["atoms written and never read again",
+          "the tracker hook not logging reads"], "Run consolidate, merge or deprecate unused atoms.", "dc_stale_share"),
+    )),
+    Check("dc-decisions:records", "decision records are NNNN-title.md with a matching DR title, "
+          "numbered without gaps", ok=("dc-decisions-ok",), problems=(
+        P("dc-decision-misnamed:{path}", "warn", "A file in decisions/ is not named NNNN-title.md.", ["a draft left "
+          "in the folder"], "Rename it NNNN-title.md with the next free number."),
+        P("dc-decision-title:{path}", "warn", "A decision record's first line is not '# DR-NNNN: <Title>' with the "
+          "file's number.", ["a renumbered file", "a template title"], "Fix the title line."),
+        P("dc-decision-numbering:{path}", "warn", "Decision numbers in a folder have gaps or duplicates.",
+          ["a deleted record", "two records written in parallel"], "Renumber so the folder counts from 0001."),
+    )),
+)

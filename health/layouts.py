@@ -1,0 +1,27 @@
+"""Application: which memory layout ROOT holds. Called by health.inputs; each layout's check list is in health.checks.
+
+`--layout lifeos|dense-context` (CORTEX_HEALTH_LAYOUT), default auto: a root holding
+context/AGENTS.md (or a context/ folder holding AGENTS.md) is Dense Context, a root with
+LIFEOS/ is LifeOS; both or neither is a usage error naming what was found. The collectors
+and rules of one layout never run on the other; the run's own checks (thresholds, clock)
+run on both.
+"""
+from __future__ import annotations
+
+LAYOUTS = ("lifeos", "dense-context")
+
+
+class LayoutError(Exception):
+    """The layout cannot be chosen (exit 3, reported as a usage error)."""
+
+
+def choose(requested: str | None, root: str) -> str:
+    from collectors.dense_context.layout import detect
+
+    if requested is not None:
+        return requested
+    found, what = detect(root)
+    if found is None:
+        raise LayoutError(f"usage: cannot tell the layout: {what}; choose one with --layout lifeos|dense-context "
+                          "(or CORTEX_HEALTH_LAYOUT)")
+    return found

@@ -1,0 +1,45 @@
+"""Evaluate stage rule (Dense Context): access logs, stale and cold atoms. Used through health.rules.dense_context.RULES."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from collectors.dense_context.access_log import AccessEvidence
+from health.findings import human_ms, line_list, malformed_detail, ok, warn
+from health.model import Finding
+from health.rules import Context
+
+
+def judge(ev: AccessEvidence, ctx: Context) -> Iterator[Finding]:
+    stale_after, share = ctx.thresholds["dc_access_log_stale_ms"], ctx.thresholds["dc_stale_share"]
+    problems = 0
+    for item in ev.projects:
+        where = dict(path=item.log, project=item.project)
+        if item.state != "ok" or item.newest_row_ms is None:
+            if item.state == "unreadable":
+                problems += 1
+                yield warn(f"dc-access-log-unreadable:{item.project}", f"{item.log}: {item.reason}.",
+                           reason=item.reason, **where)
+            elif item.active or item.newest_atom_ms is not None:
+                problems += 1
+                yield warn(f"dc-access-log-missing:{item.project}", f"{item.log} has no valid row while the project "
+                           "has atoms: the memory-ref-tracker hook is probably not running.", **where)
+        elif item.newest_atom_ms is not None and item.newest_atom_ms - item.newest_row_ms > stale_after:
+            problems += 1
+            lag = item.newest_atom_ms - item.newest_row_ms
+            yield warn(f"dc-access-log-stale:{item.project}", f"{item.log}: newest row is {human_ms(lag)} older than "
+                       f"the newest atom (threshold {human_ms(stale_after)}): the tracker hook is probably not "
+                       "running.", measured=lag, threshold=stale_after, unit="ms", **where)
+        if item.malformed_total:
+            problems += 1
+            yield warn(f"dc-access-log-malformed:{item.project}", f"{item.log}: {item.malformed_total} malformed "
+                       f"row(s) (line {line_list(item.malformed, item.malformed_total)}).",
+                       **malformed_detail(item.malformed, item.malformed_total), **where)
+        if item.active and 100 * item.stale_candidates / item.active > share:
+            problems += 1
+            percent = 100 * item.stale_candidates / item.active
+            yield warn(f"dc-stale-share:{item.project}", f"{item.project}: {item.stale_candidates} of {item.active} "
+                       f"active atoms ({percent:.0f} %) are stale candidates (older than 30 days, never referenced).",
+                       measured=round(percent, 1), threshold=share, unit="count", cold=item.cold, **where)
+    if not problems:
+        yield ok("dc-access-logs-ok", f"{len(ev.projects)} access log(s): {ev.rows} rows, {ev.stale_candidates} stale "
+                 f"candidate(s), {ev.cold} cold atom(s).")

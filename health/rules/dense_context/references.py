@@ -1,0 +1,28 @@
+"""Evaluate stage rule (Dense Context): dangling references and contradicted evidence. Used through health.rules.dense_context.RULES."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from collectors.dense_context.references import ReferencesEvidence
+from health.findings import ok, warn
+from health.model import Finding
+from health.rules import Context
+
+
+def judge(ev: ReferencesEvidence, ctx: Context) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for item in ev.dangling:
+        if item.path in seen:
+            continue  # one finding per atom, naming every dangling target
+        seen.add(item.path)
+        targets = [f"{d.field}: {d.target}" for d in ev.dangling if d.path == item.path]
+        yield warn(f"dc-dangling-ref:{item.path}", f"{item.path}:{item.line or 1} names no existing atom: "
+                   f"{', '.join(targets)}.", path=item.path, line=item.line, targets=targets)
+    for item in ev.contradictions:
+        yield warn(f"dc-contradiction:{item.path}", f"{item.path}:{item.line or 1}: all {item.evidence} evidence "
+                   f"atom(s) failed: {', '.join(item.failed)}.", path=item.path, line=item.line,
+                   failed=list(item.failed), evidence=item.evidence)
+    if not ev.dangling and not ev.contradictions:
+        partly = f"; {ev.partial_total} entry(ies) with part of their evidence failed (see evidence)" \
+            if ev.partial_total else ""
+        yield ok("dc-references-ok", f"{ev.references} reference(s) resolve{partly}.")

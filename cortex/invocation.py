@@ -2,6 +2,8 @@
 
 Each command declares a fixed allow-list of value options and flag options. Unknown,
 duplicate, missing-value and inapplicable options are invalid_input, never ignored.
+`--opt value` and `--opt=value` are the same option; every command takes the root either
+as `--root DIR` (the .claude folder) or `--memory-root DIR` (DIR/LIFEOS/MEMORY), not both.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from cortex.errors import InvalidInput
 from cortex.timestamps import now_ms, parse_timestamp_ms
 
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
-COMMON_OPTIONS = frozenset({"--memory-root", "--adapter"})
+COMMON_OPTIONS = frozenset({"--memory-root", "--root", "--adapter"})
 DEFAULT_MEMORY_ROOT = os.path.join("~", ".claude", "LIFEOS", "MEMORY")
 
 
@@ -61,10 +63,12 @@ class Invocation:
         return self.option("--adapter")
 
     def requested_memory_root(self) -> str:
-        """runtime override → --memory-root → CORTEX_MEMORY_ROOT → ~/.claude/LIFEOS/MEMORY."""
+        """runtime override → --memory-root → --root/LIFEOS/MEMORY → CORTEX_MEMORY_ROOT → ~/.claude/LIFEOS/MEMORY."""
+        root = self.option("--root")
         chosen = (
             self.memory_root_override
             or self.option("--memory-root")
+            or (os.path.join(os.path.expanduser(root), "LIFEOS", "MEMORY") if root else None)
             or self.environ.get("CORTEX_MEMORY_ROOT")  # empty means unset, not "the cwd"
             or os.path.join(self.environ.get("HOME") or os.path.expanduser("~"), ".claude", "LIFEOS", "MEMORY")
         )
@@ -106,10 +110,19 @@ def find_command(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[
     return (commands.get(args[0]) if args else None), 1
 
 
+def _unknown_command(args: list[str]) -> InvalidInput:
+    from cortex.helptext import GROUPS
+
+    if args and args[0] in GROUPS:
+        return InvalidInput(f"{args[0]} requires one of: {', '.join(GROUPS[args[0]])} (see `cortex {args[0]} --help`)")
+    # The reference's own message, kept word for word (scripts match on it); `cortex --help` lists the commands.
+    return InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
+
+
 def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict, list[str]]:
     spec, i = find_command(args, commands)
     if spec is None:
-        raise InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
+        raise _unknown_command(args)
     command = spec.name
     options: dict[str, str | bool] = {}
     positionals: list[str] = []
@@ -121,21 +134,26 @@ def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tup
             positionals.append(arg)
             i += 1
             continue
+        arg, joined, inline = arg.partition("=")  # --opt=value is --opt value
         if arg not in spec.allowed:
             raise InvalidInput(f"Unknown option for {command}: {arg}")
         if arg in options:
             raise InvalidInput(f"Duplicate option: {arg}")
         if arg in spec.flag_options:
+            if joined:
+                raise InvalidInput(f"{arg} is a flag and takes no value")
             options[arg] = True
         else:
-            value = args[i + 1] if i + 1 < len(args) else None
-            if not value or value.startswith("--"):
+            value = inline if joined else (args[i + 1] if i + 1 < len(args) else None)
+            if not value or (not joined and value.startswith("--")):
                 raise InvalidInput(f"Missing value for {arg}")
             if not _valid_utf8(value):
                 raise InvalidInput(f"Value of {arg} is not valid UTF-8")
             options[arg] = value
-            i += 1
+            i += 0 if joined else 1
         i += 1
+    if "--root" in options and "--memory-root" in options:
+        raise InvalidInput("pass either --root DIR (the .claude folder) or --memory-root DIR/LIFEOS/MEMORY, not both")
     adapter = options.get("--adapter")
     if adapter is not None and adapter not in ADAPTERS:
         raise InvalidInput(f"--adapter must be one of: {', '.join(ADAPTERS)}")

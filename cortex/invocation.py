@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, TextIO
 
-from cortex.errors import InvalidInput
+from cortex.errors import IntegrityError, InvalidInput
 from cortex.timestamps import now_ms, parse_timestamp_ms
 
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
@@ -91,8 +91,24 @@ class Invocation:
         if "corpus" not in self._cache:
             from cortex.corpus import enumerate_canonical_corpus
 
-            self._cache["corpus"] = enumerate_canonical_corpus(self.requested_memory_root())
+            root = self.requested_memory_root()
+            try:
+                self._cache["corpus"] = enumerate_canonical_corpus(root)
+            except PermissionError as error:
+                # Not a bug in cortex: a canonical file or folder the user cannot read (exit 4, named).
+                raise IntegrityError(f"Canonical path is not readable: {error.filename} ({error.strerror})") from None
+            except IntegrityError as error:
+                raise _explained(error, root) from None
         return self._cache["corpus"]
+
+
+def _explained(error: IntegrityError, memory_root: str) -> IntegrityError:
+    """The same error, saying so when the memory root is really a .claude folder (evidence logs read as corpus)."""
+    if not os.path.isdir(os.path.join(memory_root, "LIFEOS", "MEMORY")):
+        return error
+    return IntegrityError(
+        f"{memory_root} looks like a .claude folder, not a memory root (it holds LIFEOS/MEMORY): use --root "
+        f"{memory_root} or --memory-root {os.path.join(memory_root, 'LIFEOS', 'MEMORY')} ({error.message})")
 
 
 def _valid_utf8(text: str) -> bool:

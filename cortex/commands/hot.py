@@ -11,6 +11,7 @@ must be UTF-8 without control characters, and passes the privacy boundary as a w
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
@@ -104,6 +105,11 @@ def _updated_by(inv: Invocation, verb: str) -> str:
 def _set(inv: Invocation, args: list[str]) -> dict:
     if len(args) != 1:
         raise InvalidInput("hot set requires principal or da (the entries come on stdin)")
+    if args[0] not in HOT_LABELS and "/" not in args[0] and os.sep not in args[0]:
+        # A mistyped label is a usage error (exit 4); a path to any other file stays the writer's EINVAL_PATH refusal.
+        close = difflib.get_close_matches(args[0], HOT_LABELS, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise InvalidInput(f"hot set requires principal or da, not {args[0][:64]!r}{hint}")
     entries = submitted_entries(read_stdin_bounded(inv.stdin, MAX_STDIN_BYTES))
     ctx = WriteContext.from_invocation(inv)
     return write_entries(ctx, args[0], entries, updated_by=_updated_by(inv, "hot-set"), allow_drastic=inv.flag("--allow-drastic"))

@@ -5,7 +5,8 @@ gets exactly one compact JSON envelope validated against the published schema; a
 unexpected exception is internal_error (exit 1), never a traceback. Plain-text hook
 commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) print their
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
-their own error code. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
+their own error code. A write that succeeds but loses something the user sent (dropped hot
+entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
 other place that prints text: usage on stdout, exit 0. The envelope model (pydantic) is imported only when an envelope is
 built, so the hook commands never pay for it.
 """
@@ -47,6 +48,8 @@ def run(
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
         envelope = success(command, spec.handler(invocation))
+        for notice in invocation.notices:
+            warn(f"cortex {command}: {notice}", stderr)
     except CortexError as error:
         envelope = failure(command, error.code, error.message)
     except Exception as error:  # noqa: BLE001 - the contract: internal_error, never a traceback

@@ -50,6 +50,8 @@ class Invocation:
     memory_root_override: str | None = None
     stdin: TextIO | None = None
     _cache: dict = field(default_factory=dict, repr=False)
+    # Lines for a human on stderr after the envelope (a write that dropped entries); stdout is unchanged.
+    notices: list[str] = field(default_factory=list)
 
     def option(self, name: str) -> str | None:
         value = self.options.get(name)

@@ -112,7 +112,14 @@ def _set(inv: Invocation, args: list[str]) -> dict:
         raise InvalidInput(f"hot set requires principal or da, not {args[0][:64]!r}{hint}")
     entries = submitted_entries(read_stdin_bounded(inv.stdin, MAX_STDIN_BYTES))
     ctx = WriteContext.from_invocation(inv)
-    return write_entries(ctx, args[0], entries, updated_by=_updated_by(inv, "hot-set"), allow_drastic=inv.flag("--allow-drastic"))
+    result = write_entries(ctx, args[0], entries, updated_by=_updated_by(inv, "hot-set"),
+                           allow_drastic=inv.flag("--allow-drastic"))
+    lost = result["dropped_malformed"] + result["dropped_overlength"]  # a duplicate loses nothing
+    if lost:
+        inv.notices.append(f"dropped {lost} of {len(entries)} submitted entries ({result['dropped_malformed']} "
+                           f"malformed, {result['dropped_overlength']} overlength); they are not in the file: "
+                           "see data.dropped for each entry and its reason")
+    return result
 
 
 def _snapshots(inv: Invocation, args: list[str]) -> dict:
@@ -134,8 +141,14 @@ def _restore(inv: Invocation, args: list[str]) -> dict:
     label, name = args
     ctx = WriteContext.from_invocation(inv)
     parsed = parse_memory_content(_decode(read_snapshot(ctx.layout.memory_root, label, name), f"snapshot {name}"))
+    # Naming the snapshot is the confirmation: a restore is an explicit undo, so the suspect
+    # guards do not apply (the cap does); what it removes is in the result and on stderr.
     result = write_entries(ctx, label, list(parsed.entries), updated_by=_updated_by(inv, "restore"),
-                           allow_drastic=inv.flag("--allow-drastic"), base=parsed)
+                           allow_drastic=inv.flag("--allow-drastic"), base=parsed, explicit_undo=True)
+    if result["evictions"]:
+        inv.notices.append(f"restored {name}: removed {len(result['evictions'])} entries, added "
+                           f"{len(result['additions'])} (see data.evictions; undo with "
+                           f"`cortex hot restore {label} {result['snapshot']}`)")
     return {**result, "restored_from": name}
 
 

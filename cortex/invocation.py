@@ -67,6 +67,8 @@ class Invocation:
     def requested_memory_root(self) -> str:
         """runtime override → --memory-root → --root/LIFEOS/MEMORY → CORTEX_MEMORY_ROOT → ~/.claude/LIFEOS/MEMORY."""
         root = self.option("--root")
+        if root and not self.memory_root_override:
+            _refuse_memory_root_as_root(os.path.abspath(os.path.expanduser(root)))
         chosen = (
             self.memory_root_override
             or self.option("--memory-root")
@@ -104,13 +106,34 @@ class Invocation:
         return self._cache["corpus"]
 
 
+def _claude_folder_message(memory_root: str) -> str | None:
+    if not os.path.isdir(os.path.join(memory_root, "LIFEOS", "MEMORY")):
+        return None
+    return (f"{memory_root} looks like a .claude folder, not a memory root (it holds LIFEOS/MEMORY): use --root "
+            f"{memory_root} or --memory-root {os.path.join(memory_root, 'LIFEOS', 'MEMORY')}")
+
+
 def _explained(error: IntegrityError, memory_root: str) -> IntegrityError:
     """The same error, saying so when the memory root is really a .claude folder (evidence logs read as corpus)."""
-    if not os.path.isdir(os.path.join(memory_root, "LIFEOS", "MEMORY")):
-        return error
-    return IntegrityError(
-        f"{memory_root} looks like a .claude folder, not a memory root (it holds LIFEOS/MEMORY): use --root "
-        f"{memory_root} or --memory-root {os.path.join(memory_root, 'LIFEOS', 'MEMORY')} ({error.message})")
+    message = _claude_folder_message(memory_root)
+    return error if message is None else IntegrityError(f"{message} ({error.message})")
+
+
+def _refuse_memory_root_as_root(root: str) -> None:
+    """--root names the .claude folder; a LIFEOS/MEMORY folder given there is integrity_error saying what to pass."""
+    if os.path.isdir(os.path.join(root, "LIFEOS")):
+        return
+    if any(os.path.isdir(os.path.join(root, name)) for name in ("KNOWLEDGE", "OBSERVABILITY")):
+        claude = os.path.dirname(os.path.dirname(root))
+        raise IntegrityError(f"{root} looks like a memory root (LIFEOS/MEMORY), not a .claude folder: use "
+                             f"--memory-root {root} or --root {claude}")
+
+
+def refuse_claude_folder(memory_root: str) -> None:
+    """Writers: a .claude folder (no OBSERVABILITY of its own) given as the memory root is integrity_error saying what to pass."""
+    message = _claude_folder_message(memory_root)
+    if message is not None and not os.path.isdir(os.path.join(memory_root, "OBSERVABILITY")):
+        raise IntegrityError(message)
 
 
 def _valid_utf8(text: str) -> bool:

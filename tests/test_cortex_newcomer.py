@@ -7,12 +7,15 @@ import re
 import shlex
 import subprocess
 import sys
+import unicodedata
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cortex.commands import registry
 from cortex.envelope import EXIT_CODES
 from cortex.helptext import COMMANDS, ITEM_EXAMPLES
+from cortex.notes import MAX_SLUG_CHARS, slugify
 from tests.cortex_helpers import ROOT, base_env, cortex, jsonl, md, row
 from tests.write_support import make_tree, tree  # noqa: F401 (fixture)
 
@@ -190,3 +193,25 @@ def test_cjk_titles_make_readable_ids_and_one_character_queries_find_them(tree):
     found = tree.cortex("search", "库")
     assert found.code == 0 and [card["id"] for card in found.data["items"]] == [record_id]
     assert tree.cortex("get", record_id).data["items"][0]["title"] == "数据库 设计/笔记"
+
+
+def test_writers_and_root_say_which_root_was_meant(tree):  # noqa: F811
+    for args in (["hot", "read", "principal"], ["hot", "snapshots"], ["proposals", "list"]):
+        result = tree.cortex(*args, "--memory-root", str(tree.root))
+        assert (result.code, result.error["code"]) == (4, "integrity_error")
+        assert result.error["message"] == (f"{tree.root} looks like a .claude folder, not a memory root (it holds "
+                                           f"LIFEOS/MEMORY): use --root {tree.root} or --memory-root {tree.memory}")
+    swapped = tree.cortex("status", "--root", str(tree.memory))
+    assert (swapped.code, swapped.error["code"]) == (4, "integrity_error")
+    assert f"use --memory-root {tree.memory} or --root {tree.root}" in swapped.error["message"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_generated_slugs_are_bounded_and_filesystem_safe(title):
+    slug = slugify(title)
+    assert slug and len(slug) <= MAX_SLUG_CHARS and len(slug.encode("utf-8")) <= 4 * MAX_SLUG_CHARS
+    assert not slug.startswith(("-", ".")) and "/" not in slug and "\\" not in slug and "\x00" not in slug
+    assert all(char == "-" or char.isalnum() or unicodedata.category(char)[0] == "M" for char in slug)
+    if title.isascii():
+        assert slug == (re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:MAX_SLUG_CHARS].strip("-") or "untitled")

@@ -20,7 +20,7 @@ from cortex.corpus import assert_canonical_text
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics
 from cortex.hotwriter import read_prior, resolve_target, write_entries
-from cortex.invocation import CommandSpec, Invocation
+from cortex.invocation import CommandSpec, Invocation, refuse_claude_folder
 from cortex.layout import HOT_LABELS
 from cortex.privacy import strip_private_content
 from cortex.safepaths import pin_tree, real_subdir
@@ -126,6 +126,7 @@ def _snapshots(inv: Invocation, args: list[str]) -> dict:
     if len(args) > 1 or (args and args[0] not in HOT_LABELS):
         raise InvalidInput("hot snapshots accepts an optional principal or da")
     label = args[0] if args else None
+    refuse_claude_folder(inv.requested_memory_root())
     memory = pin_tree(inv.requested_memory_root(), what="Memory root")
     parts = ("OBSERVABILITY", "memory-snapshots")
     found = []

@@ -3,11 +3,12 @@
   cortex hot read principal|da
   cortex hot set principal|da [--allow-drastic]        full desired list on stdin, one entry per line
   cortex hot snapshots [principal|da]
-  cortex hot restore principal|da SNAPSHOT [--allow-drastic]
+  cortex hot restore principal|da SNAPSHOT [--allow-drastic]   an explicit undo: naming the snapshot confirms it
 (`cortex hot render`, the prompt hook, is its own plain-text command: cortex/commands/render.py.)
 `set` is set-overwrite: what is omitted is forgotten. stdin is read with a byte bound,
 must be UTF-8 without control characters, and passes the privacy boundary as a whole
-(a private span may cross lines) before it is split into entries.
+(a private span may cross lines) before it is split into entries. A mistyped label
+(`principle`) is invalid_input; a path to any other file is the writer's EINVAL_PATH.
 """
 from __future__ import annotations
 

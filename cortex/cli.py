@@ -5,7 +5,9 @@ gets exactly one compact JSON envelope validated against the published schema; a
 unexpected exception is internal_error (exit 1), never a traceback. Plain-text hook
 commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) print their
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
-their own error code. The envelope model (pydantic) is imported only when an envelope is
+their own error code. A write that succeeds but loses something the user sent (dropped hot
+entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
+other place that prints text: usage on stdout, exit 0. The envelope model (pydantic) is imported only when an envelope is
 built, so the hook commands never pay for it.
 """
 from __future__ import annotations
@@ -34,6 +36,9 @@ def run(
 
     environ = os.environ if environ is None else environ
     args = list(args)
+    helped = _help(args)
+    if helped is not None:
+        return helped
     commands = commands_for(args)
     named, _words = find_command(args, commands)
     if named is not None and not named.enveloped:
@@ -43,11 +48,30 @@ def run(
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
         envelope = success(command, spec.handler(invocation))
+        for notice in invocation.notices:
+            warn(f"cortex {command}: {notice}", stderr)
     except CortexError as error:
         envelope = failure(command, error.code, error.message)
     except Exception as error:  # noqa: BLE001 - the contract: internal_error, never a traceback
         envelope = failure(command, "internal_error", f"{type(error).__name__}: {error}")
     return _checked(envelope)
+
+
+def _help(args: list[str]) -> tuple[int, dict | str] | None:
+    """(0, usage text) for a help request, an invalid_input envelope for help on an unknown command, else None."""
+    from cortex.helptext import command_help, help_request, overview, topic
+
+    words = help_request(args)
+    if words is None:
+        return None
+    if not words:
+        return 0, overview()
+    name = topic(words)
+    if name is None:
+        from cortex.envelope_data import failure
+
+        return _checked(failure("help" if args[0] == "help" else args[0], "invalid_input", f"Unknown command: {words[0]}"))
+    return 0, command_help(name)
 
 
 def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_root, stdin, stderr) -> tuple[int, str]:

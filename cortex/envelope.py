@@ -56,6 +56,7 @@ EXIT_CODES = {
     "integrity_error": 4,
     "write_refused": 5,
     "governance_refused": 5,
+    "review_failed": 6,  # `review run` ran and failed; its failure row holds the evidence
 }
 
 

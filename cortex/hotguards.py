@@ -6,7 +6,8 @@ Pure functions of counts and deltas, so they are property-tested directly:
   entries would remain, or more than half would be removed with no addition.
 - ESUSPECT_EROSION: a net removal of 2 or more entries in one write, at any size — the
   slow re-transcription loss the guard exists for is proportionally worse in small files.
-Both suspect guards yield to an explicit allow-drastic flag; the cap never does.
+Both suspect guards yield to an explicit --allow-drastic and to a restore (which names its
+snapshot: an explicit undo); the cap never does.
 """
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def suspect_refusal(prior_count: int, new_count: int, evictions: int, additions:
             return Refusal(
                 "ESUSPECT_SHRINK",
                 f"the write would shrink {delta}. Near-empty results and mass deletion without curation are "
-                "blocked as likely-bad output; pass allow-drastic for a deliberate clear or restore.",
+                "blocked as likely-bad output; pass --allow-drastic for a deliberate clear.",
                 detail,
             )
     net_loss = evictions - additions
@@ -49,7 +50,7 @@ def suspect_refusal(prior_count: int, new_count: int, evictions: int, additions:
         return Refusal(
             "ESUSPECT_EROSION",
             f"the write would net-drop {net_loss} entries ({delta}). Slow erosion by re-transcription is "
-            "blocked; pass allow-drastic for a deliberate consolidation.",
+            "blocked; pass --allow-drastic for a deliberate consolidation.",
             detail,
         )
     return None

@@ -5,7 +5,8 @@ The caller submits the full desired entry list; what is omitted is forgotten. On
 2. under `<file>.lock`: read the prior file (bounded, strict UTF-8, canonical text);
 3. validate + de-duplicate the submission with the shared hotmemory rules (invalid entries
    are dropped and reported, never silently), then EAT_CAP and the suspect guards;
-4. snapshot the prior bytes into the ring, serialise the canonical shape, replace atomically;
+4. snapshot the prior bytes into the ring, serialise the canonical shape, replace atomically
+   (a no-op, the same entries in an already canonical file, touches nothing and takes no snapshot);
 5. append one row to O/memory-writes.jsonl for every attempt, refused or not.
 Entries must already have passed the privacy boundary (the callers strip them); the prior
 file passes it on the way in (cortex.hotinput), its snapshot keeps the raw bytes.
@@ -13,6 +14,7 @@ file passes it on the way in (cortex.hotinput), its snapshot keeps the raw bytes
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 from cortex.durable import replace_file
@@ -30,6 +32,8 @@ from cortex.writerows import MemoryWriteRow
 
 MAX_HOT_FILE_BYTES = 1 << 20
 MAX_LOGGED_ENTRY_CHARS = 512
+# The stamp a write always changes; a file equal apart from it is already what the write would make.
+_STAMP_LINES = re.compile(r"^last_updated(?:_by)?:.*(?:\r?\n|\Z)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -87,17 +91,19 @@ def write_entries(
     updated_by: str,
     allow_drastic: bool = False,
     base: ParsedMemoryFile | None = None,
+    explicit_undo: bool = False,
 ) -> dict:
     """Replace a hot file's entries with `submitted`; returns the result or raises.
 
-    `base` (restore) supplies the frontmatter and body to write instead of the current ones.
+    `base` (restore) supplies the frontmatter and body to write instead of the current ones;
+    `explicit_undo` (restore: the user named the snapshot) lifts the suspect guards, not the cap.
     Every attempt leaves one memory-writes row: success inside the lock (so rows are in
     commit order), any refusal or failure with its code once the attempt has ended.
     """
     attempt = {"file": requested[:MAX_LOGGED_ENTRY_CHARS], "updated_by": updated_by, "prior_count": None,
                "new_count": None, "evictions": [], "additions": [], "dropped": []}
     try:
-        return _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base)
+        return _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base, explicit_undo)
     except Refusal as refusal:
         _log(ctx, attempt, refusal.reason, refusal.message)
         raise
@@ -109,7 +115,11 @@ def write_entries(
         raise
 
 
-def _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base) -> dict:
+def _unstamped(text: str) -> str:
+    return _STAMP_LINES.sub("", text)
+
+
+def _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base, explicit_undo) -> dict:
     target = resolve_target(ctx, requested)
     validation = validate_entries(submitted)
     accepted = list(validation.accepted)
@@ -127,14 +137,17 @@ def _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base) 
         attempt.update(prior_count=len(prior_entries) if prior.parsed is not None else None,
                        evictions=[_logged(e) for e in evictions], additions=[_logged(e) for e in additions])
         refusal = cap_refusal(accepted)
-        if refusal is None and not allow_drastic:
+        if refusal is None and not (allow_drastic or explicit_undo):
             refusal = suspect_refusal(len(prior_entries), len(accepted), len(evictions), len(additions))
         if refusal is not None:
             raise refusal
-        snapshot = take_snapshot(ctx.layout.memory_root, target.label, prior.raw, ctx.now_iso)
         shape = base or prior.parsed or ParsedMemoryFile("", (), ())
         content = serialize_memory_content(shape, accepted, updated_by, ctx.now_iso)
-        replace_file(target.real_path, content.encode("utf-8"))
+        unchanged = prior.parsed is not None and _unstamped(content) == _unstamped(prior.raw.decode("utf-8"))
+        snapshot = None
+        if not unchanged:
+            snapshot = take_snapshot(ctx.layout.memory_root, target.label, prior.raw, ctx.now_iso)
+            replace_file(target.real_path, content.encode("utf-8"))
         warning = _log(ctx, attempt, None, None)
     return {
         "file": attempt["file"],
@@ -150,6 +163,7 @@ def _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base) 
         "dropped_overlength": validation.count("overlength"),
         "dropped_duplicates": validation.count("duplicate"),
         "snapshot": snapshot,
+        "unchanged": unchanged,
         "allow_drastic": allow_drastic,
         "warnings": [warning] if warning else [],
     }

@@ -2,6 +2,8 @@
 
 Each command declares a fixed allow-list of value options and flag options. Unknown,
 duplicate, missing-value and inapplicable options are invalid_input, never ignored.
+`--opt value` and `--opt=value` are the same option; every command takes the root either
+as `--root DIR` (the .claude folder) or `--memory-root DIR` (DIR/LIFEOS/MEMORY), not both.
 """
 from __future__ import annotations
 
@@ -9,12 +11,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, TextIO
 
-from cortex.errors import InvalidInput
+from cortex.errors import IntegrityError, InvalidInput
 from cortex.timestamps import now_ms, parse_timestamp_ms
-from cortex.layout import MEMORY_PARTS
+from cortex.layout import KNOWLEDGE, LIFEOS, MEMORY_PARTS, OBSERVABILITY
 
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
-COMMON_OPTIONS = frozenset({"--memory-root", "--adapter"})
+COMMON_OPTIONS = frozenset({"--memory-root", "--root", "--adapter"})
 DEFAULT_MEMORY_ROOT = os.path.join("~", ".claude", *MEMORY_PARTS)
 
 
@@ -49,6 +51,8 @@ class Invocation:
     memory_root_override: str | None = None
     stdin: TextIO | None = None
     _cache: dict = field(default_factory=dict, repr=False)
+    # Lines for a human on stderr after the envelope (a write that dropped entries); stdout is unchanged.
+    notices: list[str] = field(default_factory=list)
 
     def option(self, name: str) -> str | None:
         value = self.options.get(name)
@@ -62,10 +66,14 @@ class Invocation:
         return self.option("--adapter")
 
     def requested_memory_root(self) -> str:
-        """runtime override → --memory-root → CORTEX_MEMORY_ROOT → ~/.claude/LIFEOS/MEMORY."""
+        """runtime override → --memory-root → --root/LIFEOS/MEMORY → CORTEX_MEMORY_ROOT → ~/.claude/LIFEOS/MEMORY."""
+        root = self.option("--root")
+        if root and not self.memory_root_override:
+            _refuse_memory_root_as_root(os.path.abspath(os.path.expanduser(root)))
         chosen = (
             self.memory_root_override
             or self.option("--memory-root")
+            or (os.path.join(os.path.expanduser(root), *MEMORY_PARTS) if root else None)
             or self.environ.get("CORTEX_MEMORY_ROOT")  # empty means unset, not "the cwd"
             or os.path.join(self.environ.get("HOME") or os.path.expanduser("~"), ".claude", *MEMORY_PARTS)
         )
@@ -88,8 +96,45 @@ class Invocation:
         if "corpus" not in self._cache:
             from cortex.corpus import enumerate_canonical_corpus
 
-            self._cache["corpus"] = enumerate_canonical_corpus(self.requested_memory_root())
+            root = self.requested_memory_root()
+            try:
+                self._cache["corpus"] = enumerate_canonical_corpus(root)
+            except PermissionError as error:
+                # Not a bug in cortex: a canonical file or folder the user cannot read (exit 4, named).
+                raise IntegrityError(f"Canonical path is not readable: {error.filename} ({error.strerror})") from None
+            except IntegrityError as error:
+                raise _explained(error, root) from None
         return self._cache["corpus"]
+
+
+def _claude_folder_message(memory_root: str) -> str | None:
+    if not os.path.isdir(os.path.join(memory_root, *MEMORY_PARTS)):
+        return None
+    return (f"{memory_root} looks like a .claude folder, not a memory root (it holds LIFEOS/MEMORY): use --root "
+            f"{memory_root} or --memory-root {os.path.join(memory_root, *MEMORY_PARTS)}")
+
+
+def _explained(error: IntegrityError, memory_root: str) -> IntegrityError:
+    """The same error, saying so when the memory root is really a .claude folder (evidence logs read as corpus)."""
+    message = _claude_folder_message(memory_root)
+    return error if message is None else IntegrityError(f"{message} ({error.message})")
+
+
+def _refuse_memory_root_as_root(root: str) -> None:
+    """--root names the .claude folder; a LIFEOS/MEMORY folder given there is integrity_error saying what to pass."""
+    if os.path.isdir(os.path.join(root, LIFEOS)):
+        return
+    if any(os.path.isdir(os.path.join(root, name)) for name in (KNOWLEDGE, OBSERVABILITY)):
+        claude = os.path.dirname(os.path.dirname(root))
+        raise IntegrityError(f"{root} looks like a memory root (LIFEOS/MEMORY), not a .claude folder: use "
+                             f"--memory-root {root} or --root {claude}")
+
+
+def refuse_claude_folder(memory_root: str) -> None:
+    """Writers: a .claude folder (no OBSERVABILITY of its own) given as the memory root is integrity_error saying what to pass."""
+    message = _claude_folder_message(memory_root)
+    if message is not None and not os.path.isdir(os.path.join(memory_root, OBSERVABILITY)):
+        raise IntegrityError(message)
 
 
 def _valid_utf8(text: str) -> bool:
@@ -107,10 +152,19 @@ def find_command(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[
     return (commands.get(args[0]) if args else None), 1
 
 
+def _unknown_command(args: list[str]) -> InvalidInput:
+    from cortex.helptext import GROUPS
+
+    if args and args[0] in GROUPS:
+        return InvalidInput(f"{args[0]} requires one of: {', '.join(GROUPS[args[0]])} (see `cortex {args[0]} --help`)")
+    # The reference's own message, kept word for word (scripts match on it); `cortex --help` lists the commands.
+    return InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
+
+
 def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict, list[str]]:
     spec, i = find_command(args, commands)
     if spec is None:
-        raise InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
+        raise _unknown_command(args)
     command = spec.name
     options: dict[str, str | bool] = {}
     positionals: list[str] = []
@@ -122,21 +176,26 @@ def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tup
             positionals.append(arg)
             i += 1
             continue
+        arg, joined, inline = arg.partition("=")  # --opt=value is --opt value
         if arg not in spec.allowed:
             raise InvalidInput(f"Unknown option for {command}: {arg}")
         if arg in options:
             raise InvalidInput(f"Duplicate option: {arg}")
         if arg in spec.flag_options:
+            if joined:
+                raise InvalidInput(f"{arg} is a flag and takes no value")
             options[arg] = True
         else:
-            value = args[i + 1] if i + 1 < len(args) else None
-            if not value or value.startswith("--"):
+            value = inline if joined else (args[i + 1] if i + 1 < len(args) else None)
+            if not value or (not joined and value.startswith("--")):
                 raise InvalidInput(f"Missing value for {arg}")
             if not _valid_utf8(value):
                 raise InvalidInput(f"Value of {arg} is not valid UTF-8")
             options[arg] = value
-            i += 1
+            i += 0 if joined else 1
         i += 1
+    if "--root" in options and "--memory-root" in options:
+        raise InvalidInput("pass either --root DIR (the .claude folder) or --memory-root DIR/LIFEOS/MEMORY, not both")
     adapter = options.get("--adapter")
     if adapter is not None and adapter not in ADAPTERS:
         raise InvalidInput(f"--adapter must be one of: {', '.join(ADAPTERS)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import unicodedata
 
 from cortex.durable import create_file
 from cortex.items import IdeaItem, KnowledgeItem
@@ -21,11 +22,26 @@ from cortex.layout import TIER_B_LOG
 
 FOLDERS = {"idea": "Ideas", "person": "People", "company": "Companies", "research": "Research"}
 _SLUG_RUN = re.compile(r"[^a-z0-9]+")
-MAX_SLUG_CHARS = 48
+MAX_SLUG_CHARS = 48  # at most 4 UTF-8 bytes each: an id file name stays far below 255 bytes
 
 
 def slugify(text: str) -> str:
-    return _SLUG_RUN.sub("-", text.lower()).strip("-")[:MAX_SLUG_CHARS].strip("-") or "untitled"
+    """Letters and digits of any script (NFKC, case-folded; combining marks kept with their letter), runs joined by '-'.
+
+    ASCII titles give exactly the former `[a-z0-9]` slug; `向量索引` stays readable instead of
+    `untitled`. Nothing but letters, digits, marks and '-' can reach a file name.
+    """
+    if text.isascii():
+        return _SLUG_RUN.sub("-", text.lower()).strip("-")[:MAX_SLUG_CHARS].strip("-") or "untitled"
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()):
+        mark = unicodedata.category(char)[0] == "M"
+        if char.isalnum() or (mark and kept and kept[-1] != "-"):
+            kept.append(char)
+        elif kept and kept[-1] != "-":
+            kept.append("-")
+    slug = "".join(kept[:MAX_SLUG_CHARS]).strip("-")
+    return slug or "untitled"
 
 
 def new_record_id(kind: str, title: str, now_iso: str) -> str:

@@ -31,10 +31,10 @@ __all__ = ["ReviewFailed", "ReviewRequest", "dry_run", "run_review"]
 
 
 class ReviewFailed(CortexError):
-    """The run ended with a failure row (its error is the message)."""
+    """The run ended with a failure row (its error is the message): exit 6, never 1 (internal_error)."""
 
     code = "review_failed"
-    exit_code = 1
+    exit_code = 6
 
 
 @dataclass
@@ -172,7 +172,7 @@ def run_review(inv, request: ReviewRequest) -> dict:
     except CortexError as error:
         failure = error
     except Exception as error:  # noqa: BLE001 - a bug still ends the run with its terminal row
-        failure = ReviewFailed(f"internal error: {type(error).__name__}: {error}")
+        failure = CortexError(f"internal error: {type(error).__name__}: {error}")  # a bug: internal_error, exit 1
     if failure is not None:
         row, extra = failure_row(run, clock_ms(inv.environ), progress.transcript, progress.exchanges,
                                  progress.duration_ms, progress.parse_ok, failure.message), {}

@@ -1,7 +1,10 @@
 """Core ranking: BM25 over canonical records, progressive-disclosure cards and graph expansion.
 
 Called by `cortex search`, `cortex recall` and the benchmark. Each record is tokenized
-exactly once per ranking (the reference tokenized twice).
+exactly once per ranking (the reference tokenized twice). A one-character CJK query term
+(`库`) would only match a record where that character stands alone, since longer stretches
+become bigrams; its term frequency is therefore the number of times the character occurs
+in the record's folded text. ASCII and multi-character terms rank exactly as before.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from typing import Callable
 
 from cortex.jscompat import js_len
 from cortex.records import CortexRecord
-from cortex.tokenize import terms as default_terms
+from cortex.tokenize import fold, is_lone_cjk, terms as default_terms
 
 K1_TERM = 1.5  # tf saturation (k1)
 B = 0.75  # length normalisation
@@ -53,14 +56,19 @@ def rank_bm25(
     """Records with score > 0, best first, ties by id; statistics over `records` only."""
     query_terms = list(dict.fromkeys(tokenizer(query)))
     wanted = set(query_terms)
+    lone = [term for term in query_terms if is_lone_cjk(term)]
     df = dict.fromkeys(query_terms, 0)
     total_length = 0
     per_record: list[tuple[CortexRecord, int, dict[str, int]]] = []
     for record in records:
-        words = tokenizer(f"{record.title} {record.content}")
+        text = f"{record.title} {record.content}"
+        words = tokenizer(text)
         total_length += len(words)
         counts = Counter(words)
         frequencies = {term: counts[term] for term in wanted if term in counts}
+        if lone and not text.isascii():
+            folded = fold(text)
+            frequencies.update({term: n for term in lone if (n := folded.count(term))})
         for term in frequencies:
             df[term] += 1
         per_record.append((record, len(words), frequencies))

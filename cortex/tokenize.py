@@ -83,6 +83,11 @@ def general_terms(folded: str) -> list[str]:
     return out
 
 
+def is_lone_cjk(term: str) -> bool:
+    """A one-character Han/Kana/Hangul term: in text it is mostly inside bigrams, so search counts it in the text."""
+    return len(term) == 1 and _has_cjk(term)
+
+
 def prepare() -> None:
     """Build the lazy tables now (the benchmark calls this so no timed ranking pays for it)."""
     tables.prepare()

@@ -54,7 +54,11 @@ class WriteContext:
 
     @classmethod
     def from_invocation(cls, inv) -> "WriteContext":
-        return cls(Layout.from_memory_root(inv.requested_memory_root()), inv.now_ms(), lock_wait_from(inv.environ))
+        from cortex.invocation import refuse_claude_folder
+
+        memory_root = inv.requested_memory_root()
+        refuse_claude_folder(memory_root)
+        return cls(Layout.from_memory_root(memory_root), inv.now_ms(), lock_wait_from(inv.environ))
 
     @property
     def now_iso(self) -> str:

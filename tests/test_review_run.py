@@ -59,7 +59,7 @@ def test_invalid_json_then_valid_after_the_corrective_retry(tree):
 
 def test_garbage_twice_is_a_parse_failure_with_parse_error_txt(tree):
     result = review(tree, "--input", transcript(tree), CORTEX_REVIEWER_COMMAND=program("garbage"))
-    assert result.code == 1 and result.error["code"] == "review_failed"
+    assert result.code == 6 and result.error["code"] == "review_failed"
     assert "rejected twice" in result.error["message"]
     [row] = runs(tree)
     assert row_class(row) is RowClass.PARSE_FAILED
@@ -73,9 +73,9 @@ def test_garbage_twice_is_a_parse_failure_with_parse_error_txt(tree):
 def test_a_flooding_or_crashing_command_is_a_failure_with_its_stderr_kept(tree):
     path = transcript(tree)
     flood = review(tree, "--input", path, CORTEX_REVIEWER_COMMAND=program("garbage", "flood"))
-    assert flood.code == 1 and "inference failed: output exceeds 1048576 bytes" in flood.error["message"]
+    assert flood.code == 6 and "inference failed: output exceeds 1048576 bytes" in flood.error["message"]
     crash = review(tree, "--input", path, CORTEX_REVIEWER_COMMAND=program("garbage", "crash"))
-    assert crash.code == 1 and "inference command exited with status 3" in crash.error["message"]
+    assert crash.code == 6 and "inference command exited with status 3" in crash.error["message"]
     first, second = runs(tree)
     assert row_class(first) is RowClass.FAILED and row_class(second) is RowClass.FAILED
     stderr = (run_dir(tree, second) / "output-stderr.txt").read_text()
@@ -86,7 +86,7 @@ def test_a_timeout_kills_the_child_and_says_timeout(tree, tmp_path):
     write_config(tree, inference_timeout_seconds=0.5)
     pid_file = tmp_path / "slow.pid"
     result = review(tree, "--input", transcript(tree), CORTEX_REVIEWER_COMMAND=program("slow", str(pid_file)))
-    assert result.code == 1 and "inference timeout after 0.5 s" in result.error["message"]
+    assert result.code == 6 and "inference timeout after 0.5 s" in result.error["message"]
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)  # killed and reaped, not left sleeping
     [row] = runs(tree)
@@ -149,7 +149,7 @@ def test_a_broken_config_is_a_clear_error_and_a_failure_row(tree):
 
 def test_no_inference_command_is_a_failure_not_a_silent_default(tree):
     result = review(tree, "--input", transcript(tree))
-    assert result.code == 1 and "no inference command" in result.error["message"]
+    assert result.code == 6 and "no inference command" in result.error["message"]
     assert row_class(runs(tree)[0]) is RowClass.FAILED
 
 
@@ -185,7 +185,7 @@ def test_a_guard_refusal_is_a_skip_not_a_failure(tree):
 
 def test_a_list_over_the_cap_is_retried_then_refused_as_eat_cap(tree):
     result = review(tree, "--input", transcript(tree), CORTEX_REVIEWER_COMMAND=program("curate"), CURATE_MODE="cap")
-    assert result.code == 1 and "EAT_CAP" in result.error["message"]
+    assert result.code == 6 and "EAT_CAP" in result.error["message"]
     [row] = runs(tree)
     assert row_class(row) is RowClass.FAILED and row["parse_ok"] is True and carries_eat_cap(row)
     assert row["dispatch_summary"]["failures"][0]["code"] == "EAT_CAP"

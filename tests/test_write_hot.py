@@ -115,11 +115,14 @@ def test_ordinary_curation_passes_the_guards(tree, prior, keep, add):
 def test_only_the_two_hot_files_may_be_written(tree, tmp_path):
     victim = tmp_path / "victim.md"
     victim.write_text("untouched\n")
-    for target in (str(victim), "/etc/passwd", "notes"):
+    for target in (str(victim), "/etc/passwd", "../notes.md"):
         result = tree.hot_set(target, ["NAME: x"])
         assert result.code == 5 and result.error["message"].startswith("EINVAL_PATH:")
     assert victim.read_text() == "untouched\n"
     assert [row["error"]["code"] for row in _valid_rows(tree)] == ["EINVAL_PATH"] * 3
+    typo = tree.hot_set("principle", ["NAME: x"])  # a mistyped label is a usage error, like every other one
+    assert (typo.code, typo.error["code"]) == (4, "invalid_input") and "did you mean principal?" in typo.error["message"]
+    assert len(_valid_rows(tree)) == 3
     assert tree.hot_set(str(tree.principal), ["NAME: by path"]).code == 0
 
 

@@ -39,14 +39,17 @@ def test_the_ring_keeps_the_30_newest_per_file(tree):
     assert run_in_process(tree, "hot", "snapshots").data["total"] == RING + 1
 
 
-def test_restore_puts_a_snapshot_back_as_a_guarded_snapshotted_write(tree):
+def test_restore_puts_a_named_snapshot_back_as_an_explicit_snapshotted_undo(tree):
     assert tree.hot_set("principal", entries(4)).code == 0
     good = tree.hot_set("principal", entries(4) + ["ROLE: added"]).data["snapshot"]  # holds the 4-entry state
     assert tree.hot_set("principal", entries(4) + ["ROLE: added", "NAME: more"]).code == 0
+    # The same net loss of 2 is refused as erosion for a set, but a restore names its snapshot: an explicit undo.
+    assert tree.hot_set("principal", entries(4)).error["message"].startswith("ESUSPECT_EROSION:")
     restored = tree.cortex("hot", "restore", "principal", good)
-    assert restored.code == 5 and restored.error["message"].startswith("ESUSPECT_EROSION:")
-    restored = tree.cortex("hot", "restore", "principal", good, "--allow-drastic")
     assert restored.code == 0, restored.envelope
+    assert restored.data["evictions"] == ["ROLE: added", "NAME: more"] and restored.data["allow_drastic"] is False
+    assert f"restored {good}: removed 2 entries, added 0" in restored.stderr
+    assert f"cortex hot restore principal {restored.data['snapshot']}" in restored.stderr
     assert restored.data["restored_from"] == good and restored.data["updated_by"] == "cortex-restore"
     assert parse_memory_content(tree.principal.read_text()).entries == tuple(entries(4))
     undo = tree.obs / "memory-snapshots" / restored.data["snapshot"]

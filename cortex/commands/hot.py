@@ -3,14 +3,16 @@
   cortex hot read principal|da
   cortex hot set principal|da [--allow-drastic]        full desired list on stdin, one entry per line
   cortex hot snapshots [principal|da]
-  cortex hot restore principal|da SNAPSHOT [--allow-drastic]
+  cortex hot restore principal|da SNAPSHOT [--allow-drastic]   an explicit undo: naming the snapshot confirms it
 (`cortex hot render`, the prompt hook, is its own plain-text command: cortex/commands/render.py.)
 `set` is set-overwrite: what is omitted is forgotten. stdin is read with a byte bound,
 must be UTF-8 without control characters, and passes the privacy boundary as a whole
-(a private span may cross lines) before it is split into entries.
+(a private span may cross lines) before it is split into entries. A mistyped label
+(`principle`) is invalid_input; a path to any other file is the writer's EINVAL_PATH.
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
@@ -20,7 +22,7 @@ from cortex.errors import IntegrityError, InvalidInput
 from cortex.hotinput import hot_text
 from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics
 from cortex.hotwriter import read_prior, resolve_target, write_entries
-from cortex.invocation import CommandSpec, Invocation
+from cortex.invocation import CommandSpec, Invocation, refuse_claude_folder
 from cortex.layout import HOT_LABELS, OBSERVABILITY, SNAPSHOTS_DIR
 from cortex.privacy import strip_private_content
 from cortex.safepaths import pin_tree, real_subdir
@@ -104,15 +106,28 @@ def _updated_by(inv: Invocation, verb: str) -> str:
 def _set(inv: Invocation, args: list[str]) -> dict:
     if len(args) != 1:
         raise InvalidInput("hot set requires principal or da (the entries come on stdin)")
+    if args[0] not in HOT_LABELS and "/" not in args[0] and os.sep not in args[0]:
+        # A mistyped label is a usage error (exit 4); a path to any other file stays the writer's EINVAL_PATH refusal.
+        close = difflib.get_close_matches(args[0], HOT_LABELS, n=1)
+        hint = f"; did you mean {close[0]}?" if close else ""
+        raise InvalidInput(f"hot set requires principal or da, not {args[0][:64]!r}{hint}")
     entries = submitted_entries(read_stdin_bounded(inv.stdin, MAX_STDIN_BYTES))
     ctx = WriteContext.from_invocation(inv)
-    return write_entries(ctx, args[0], entries, updated_by=_updated_by(inv, "hot-set"), allow_drastic=inv.flag("--allow-drastic"))
+    result = write_entries(ctx, args[0], entries, updated_by=_updated_by(inv, "hot-set"),
+                           allow_drastic=inv.flag("--allow-drastic"))
+    lost = result["dropped_malformed"] + result["dropped_overlength"]  # a duplicate loses nothing
+    if lost:
+        inv.notices.append(f"dropped {lost} of {len(entries)} submitted entries ({result['dropped_malformed']} "
+                           f"malformed, {result['dropped_overlength']} overlength); they are not in the file: "
+                           "see data.dropped for each entry and its reason")
+    return result
 
 
 def _snapshots(inv: Invocation, args: list[str]) -> dict:
     if len(args) > 1 or (args and args[0] not in HOT_LABELS):
         raise InvalidInput("hot snapshots accepts an optional principal or da")
     label = args[0] if args else None
+    refuse_claude_folder(inv.requested_memory_root())
     memory = pin_tree(inv.requested_memory_root(), what="Memory root")
     parts = (OBSERVABILITY, SNAPSHOTS_DIR)
     found = []
@@ -128,8 +143,14 @@ def _restore(inv: Invocation, args: list[str]) -> dict:
     label, name = args
     ctx = WriteContext.from_invocation(inv)
     parsed = parse_memory_content(_decode(read_snapshot(ctx.layout.memory_root, label, name), f"snapshot {name}"))
+    # Naming the snapshot is the confirmation: a restore is an explicit undo, so the suspect
+    # guards do not apply (the cap does); what it removes is in the result and on stderr.
     result = write_entries(ctx, label, list(parsed.entries), updated_by=_updated_by(inv, "restore"),
-                           allow_drastic=inv.flag("--allow-drastic"), base=parsed)
+                           allow_drastic=inv.flag("--allow-drastic"), base=parsed, explicit_undo=True)
+    if result["evictions"]:
+        inv.notices.append(f"restored {name}: removed {len(result['evictions'])} entries, added "
+                           f"{len(result['additions'])} (see data.evictions; undo with "
+                           f"`cortex hot restore {label} {result['snapshot']}`)")
     return {**result, "restored_from": name}
 
 

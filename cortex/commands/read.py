@@ -21,6 +21,8 @@ PAGE_SIZE = 100
 GRAPH_NODES = 100
 GRAPH_TOKENS = 50_000
 MAX_IDS = 100
+MAX_NAMED_IDS = 10
+MAX_NAMED_ID_CHARS = 200
 MAX_SAFE_INTEGER = 2**53 - 1
 FILTER_OPTIONS = frozenset({"--type", "--source", "--session", "--from", "--to", "--page", "--page-size"})
 
@@ -161,8 +163,12 @@ def _selected(inv: Invocation) -> dict:
         raise InvalidInput(f"{inv.command} requires one or more explicit IDs (maximum {MAX_IDS})")
     by_id = {r.id: r for r in active_records(inv.corpus().records, inv.now_ms())}
     chosen = [by_id.get(record_id) for record_id in inv.positionals]
-    if any(record is None for record in chosen):
-        raise NotFound("One or more records were not found")
+    missing = list(dict.fromkeys(record_id for record_id, record in zip(inv.positionals, chosen) if record is None))
+    if missing:
+        # The reference's message, then the ids (bounded): which ones to fix.
+        named = ", ".join(record_id[:MAX_NAMED_ID_CHARS] for record_id in missing[:MAX_NAMED_IDS])
+        more = f" and {len(missing) - MAX_NAMED_IDS} more" if len(missing) > MAX_NAMED_IDS else ""
+        raise NotFound(f"One or more records were not found: {named}{more}")
     return {"format": "lifeos-cortex-export/v1", "items": [record.to_json() for record in chosen]}
 
 

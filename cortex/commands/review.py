@@ -1,8 +1,9 @@
 """Reviewer commands: `cortex review run [--input TRANSCRIPT] [--turns N] [--dry-run]` and `cortex review replay RUN_ID`; registered with the CLI.
 
 Runs one memory review (cortex.reviewer) and answers with an envelope: data {runId,
-run_dir, row, results} on success or skip; a failed run is an error envelope (exit 1,
-review_failed; exit 4 for a broken config or transcript) after its terminal row was written.
+run_dir, row, results} on success or skip; a failed run is an error envelope (exit 6,
+review_failed; exit 4 for a broken config or transcript; exit 1 internal_error only for a
+bug) after its terminal row was written.
 `--dry-run` answers {dry_run, transcript, exchanges, prompt, …} and writes nothing.
 `replay` dispatches a run's kept failed items again (cortex.reviewreplay): data {runId,
 replayed, succeeded, failures, done}.

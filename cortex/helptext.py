@@ -9,7 +9,7 @@ from __future__ import annotations
 from cortex.proposal_targets import PROPOSAL_TARGETS
 
 # Command words that only name subcommands; `cortex review` alone lists them.
-GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("run", "fire"),
+GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("run", "fire", "replay"),
           "proposals": ("list", "approve", "reject")}
 
 ROOT_OPTIONS = """\
@@ -86,6 +86,11 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
                     "cortex review fire [--session ID] [--transcript PATH]",
                     "  --session ID --transcript PATH   default: Claude Code's hook JSON on stdin",
                     "cortex review fire --session demo-session"),
+    "review replay": ("Dispatch again the items a review kept because their dispatch failed.",
+                      "cortex review replay RUN_ID",
+                      "  RUN_ID               a run under OBSERVABILITY/reviewer-runs/ with failed-items.json\n"
+                      "                       (cortex-health reports reviewer-dispatch-failed naming it)",
+                      "cortex review replay 2026-11-29T08-59-30-004Z"),
     "hot render": ("UserPromptSubmit hook: print the <lifeos-memory> block.", "cortex hot render", "",
                    "cortex hot render --root ~/.claude"),
     "recall": ("UserPromptSubmit hook: print a bounded <lifeos-recall> block for a prompt.",

@@ -16,10 +16,14 @@ class LayoutError(Exception):
 
 
 def choose(requested: str | None, root: str) -> str:
+    import os
+
     from collectors.dense_context.layout import detect
 
     if requested is not None:
         return requested
+    if not os.path.isdir(root):
+        return "lifeos"  # nothing to tell from; the audit itself reports the missing root
     found, what = detect(root)
     if found is None:
         raise LayoutError(f"usage: cannot tell the layout: {what}; choose one with --layout lifeos|dense-context "

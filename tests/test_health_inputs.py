@@ -128,6 +128,7 @@ def test_every_input_is_resolved_once_cli_then_environment_then_default(tmp_path
 
     env = {"CORTEX_INDEX_MANIFEST": "/env/manifest.json", "CORTEX_HEALTH_ROOT": str(tmp_path),
            "CORTEX_HEALTH_NOW": "2026-11-29T12:00:00Z", "CORTEX_PROPOSAL_BACKLOG": "4"}
+    (tmp_path / "LIFEOS").mkdir()  # a LifeOS tree (the layout is told from it)
     from_env, _ = parse([], env, tty=False)
     inputs = resolve_inputs(from_env, env)
     assert (inputs.layout.root, inputs.layout.manifest) == (str(tmp_path), "/env/manifest.json")

@@ -10,7 +10,7 @@ from tests.health_support import REPO
 from tests.ops_support import health
 
 MODULES = [
-    "reports/healthchain.py", "reports/chainverify.py", "health/chainappend.py", "health/history_verify.py",
+    "collectors/healthchain.py", "collectors/chainverify.py", "health/chainappend.py", "health/history_verify.py",
     "health/serve.py", "health/dashboard/__init__.py", "health/dashboard/data.py", "health/dashboard/handler.py",
     "health/dashboard/pages.py", "health/dashboard/svg.py", "collectors/health_history.py",
     "health/rules/health_history.py", "health/catalogue/health_history.py", "bench/bench_history.py",

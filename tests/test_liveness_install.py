@@ -40,7 +40,7 @@ def severities(result) -> dict[str, str]:
 
 def test_a_tree_without_hooks_tools_or_settings_is_critical_like_the_reference(tmp_path):
     root = tmp_path / "bare"
-    root.mkdir()
+    (root / "LIFEOS" / "MEMORY").mkdir(parents=True)  # the memory tree is there; the install is gone
     result = run_cli(root=root)
     assert result.code == 2
     found = severities(result)

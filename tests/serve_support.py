@@ -53,12 +53,15 @@ class Server:
         assert response.status == 200, (path, response.status, data)
         return data.decode("utf-8")
 
-    def stop(self) -> None:
+    def stop(self) -> str:
+        """Stop the server; what it still had to say on stderr."""
         if self.proc.poll() is None:
             self.proc.terminate()
         self.proc.wait(timeout=30)
+        rest = self.proc.stderr.read()
         self.proc.stdout.close()
         self.proc.stderr.close()
+        return rest
 
 
 def varied_history(root: Path, runs: int = 12) -> None:

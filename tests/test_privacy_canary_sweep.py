@@ -126,6 +126,19 @@ def _sweep_health(sweep: Sweep) -> None:
     ids = sorted({finding["id"] for finding in json.loads(published.stdout or "{}").get("findings", [])})
     for finding_id in ids[:3] or ["retrieval-stale"]:
         health("explain", finding_id)
+    _sweep_dashboard(sweep, env)
+
+
+def _sweep_dashboard(sweep: Sweep, env: dict) -> None:
+    """`cortex-health serve`: every page the dashboard serves, from a real server on a free loopback port."""
+    from tests.serve_support import Server
+
+    server = Server(sweep.family.tree.root, env=env)
+    try:
+        pages = "".join(server.get(path) for path in ("/", "/history", "/checks"))
+    finally:
+        stderr = server.stop()
+    sweep.health.append(Output("serve", ("serve", "--root", str(sweep.family.tree.root)), 0, pages, stderr))
 
 
 @pytest.fixture(scope="module", params=FAMILIES)

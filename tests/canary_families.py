@@ -277,9 +277,23 @@ def plant_evidence(family: Family) -> None:
            "status": "pending", "target": "PROJECTS.md", "summary": f"sweep {p.span('pending-proposals.jsonl summary')}"})
     jsonl("memory-health.jsonl", {"overall": "warn", "findings": [  # not a report; the newest line is one
         {"id": f"sweep-finding{p.span('memory-health.jsonl malformed report finding id')}"}]}, _edited_report(family))
+    stale_lock(obs / "sweep-dead.jsonl.lock", p.write, token=p.span("lock stamp token"))
+    p.write(obs / "sweep-elsewhere.jsonl.lock", p.dumps_line(  # unverifiable and older than lock_stale_ms
+        {"pid": 4242, "host": f"sweep-host{p.span('lock stamp host')}", "ts": "2026-01-02T01:00:00.000Z"}))
     p.write(obs / "review-state.json", p.dumps_line(
         {"last_review_at": f"{p.json_span('review-state.json last_review_at', 'json-escaped-brackets')}2026-01-01",
          "turn_count_since_last_review": f"3{p.span('review-state.json turn count')}", "pending_review": False}))
+
+
+def stale_lock(path: Path, write=Path.write_text, token: str = "sweep") -> None:
+    """A write lock of a finished child on this host, stamped before the sweep's time (so a reused pid is gone, too)."""
+    import socket
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    stamp = {"pid": child.pid, "host": socket.gethostname(), "ts": "2026-01-02T03:00:00.000Z", "token": token}
+    write(path, json.dumps(stamp, ensure_ascii=False))
 
 
 def _edited_report(family: Family) -> dict:

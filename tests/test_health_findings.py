@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests import health_scenarios as s
+from tests import liveness_scenarios as live
 from tests.health_support import clean_env, copy_demo, run_cli
 
 # (finding id, severity, exit code, mutation, extra environment)
@@ -71,6 +72,26 @@ SCENARIOS = [
     ("cortex-threshold-invalid", "critical", 2, lambda root: ["--threshold", "retrieval_stale_ms=abc"], {}),
     ("cortex-threshold-invalid", "critical", 2, lambda root: ["--threshold", "retreival_stale_ms=5"], {}),
     ("cortex-config-invalid", "critical", 2, s.config_not_json, {}),
+    ("hook-file-missing:MemoryTurnStart.hook.ts", "critical", 2, live.hook_file_missing, {}),
+    ("tool-file-missing:MutationTier.ts", "critical", 2, live.tool_file_missing, {}),
+    ("settings-missing:settings.json", "critical", 2, live.settings_not_json, {}),
+    ("settings-hook-missing:MemoryTurnStart.hook.ts", "critical", 2, live.settings_hook_clobbered, {}),
+    ("settings-hook-absent:cortex recall", "warn", 1, live.settings_hook_unregistered, {}),
+    ("hook-command-missing:Stop:/nowhere/bin/cortex", "critical", 2, live.hook_command_unresolved, {}),
+    ("subagent-flag-in-main-session", "critical", 2, live.subagent_flag, {}),
+    ("delta-surface-dead", "critical", 2, live.surface_heartbeat_missing, {}),
+    ("delta-surface-check-error", "warn", 1, live.surface_heartbeat_directory, {}),
+    ("hook-silent:fire", "critical", 2, live.hooks_silent_while_active, {}),
+    ("agent-activity-unreadable", "warn", 1, live.transcripts_not_a_folder, {}),
+    ("reviewer-interrupted", "warn", 1, live.reviewer_interrupted, {}),
+    ("reviewer-interrupted-repeatedly", "critical", 2, live.reviewer_interrupted_thrice, {}),
+    ("reviewer-never-started", "critical", 2, live.reviewer_spawn_lost, {}),
+    ("reviewer-all-skips", "warn", 1, live.reviewer_only_skips, {}),
+    ("review-backlog", "warn", 1, live.review_turns_piled_up, {}),
+    ("reviewer-dispatch-failed", "warn", 1, live.dispatch_items_kept, {}),
+    ("lock-stale:PRINCIPAL_MEMORY.md.lock", "warn", 1, live.lock_of_dead_writer, {}),
+    ("lock-held-long:DA_MEMORY.md.lock", "warn", 1, live.lock_held_too_long, {}),
+    ("lock-contention", "warn", 1, live.locks_contended, {}),
 ]
 
 

@@ -14,13 +14,17 @@ contract being stdin/stdout of a child process.
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sys
+import time
 from dataclasses import dataclass, field
 
 import pytest
 
 from cortex.commands import registry
-from tests.canary_families import PLANTERS, SESSION, Family, new_family
+from cortex.timestamps import iso_from_ms
+from tests.canary_families import PLANTERS, SESSION, Family, new_family, stale_lock
 from tests.canary_support import (
     Output, cortex_flags, cortex_surfaces, health_surfaces, leak_report, run_cortex_in_process,
     run_health_in_process, run_subprocess, scan_files, written_files,
@@ -38,14 +42,15 @@ class Sweep:
     family: Family
     cortex: list[Output] = field(default_factory=list)
     health: list[Output] = field(default_factory=list)
+    refused: list[Output] = field(default_factory=list)  # runs that fail on purpose (a held lock)
 
     @property
     def outputs(self) -> list[Output]:
         return self.cortex + self.health
 
 
-def _cortex(sweep: Sweep, *argv: str, stdin: str = "") -> Output:
-    env = sweep.family.tree.env(**sweep.family.env)
+def _cortex(sweep: Sweep, *argv: str, stdin: str = "", **extra_env: str) -> Output:
+    env = sweep.family.tree.env(**{**sweep.family.env, **extra_env})
     if " ".join(argv[:2]) in HOOKS or argv[0] in HOOKS:  # a hook's contract is a child's stdin/stdout
         result = run_subprocess([sys.executable, "-m", "cortex"], list(argv), env, stdin, cwd=REPO)
     else:
@@ -92,11 +97,26 @@ def _sweep_cortex(sweep: Sweep) -> None:
     _cortex(sweep, "hot", "restore", "principal", oldest, "--allow-drastic")
     _cortex(sweep, "review", "run", "--input", str(family.transcript), "--dry-run")
     _cortex(sweep, "review", "run", "--input", str(family.transcript))
+    _replay_failed_items(sweep)
     _cortex(sweep, "review", "fire", "--session", SESSION, "--transcript", str(family.transcript))
+
+
+def _replay_failed_items(sweep: Sweep) -> None:
+    """A review whose items meet a live writer's lock keeps them (failed-items.json); `review replay` sends them."""
+    family, tree = sweep.family, sweep.family.tree
+    lock = tree.principal.parent / (tree.principal.name + ".lock")
+    stamp = {"pid": os.getpid(), "host": socket.gethostname(), "ts": iso_from_ms(int(time.time() * 1000)), "token": "t"}
+    lock.write_text(json.dumps(stamp))  # this live process holds it, stamped after it started
+    sweep.refused.append(_cortex(sweep, "review", "run", "--input", str(family.transcript), CORTEX_LOCK_WAIT_MS="0"))
+    lock.unlink()
+    runs = tree.rows("reviewer-runs.jsonl")
+    _cortex(sweep, "review", "replay", runs[-1]["runId"] if runs else "missing")
 
 
 def _sweep_health(sweep: Sweep) -> None:
     family = sweep.family
+    if not any(family.tree.obs.glob("*.lock")):  # the evidence family plants its own, holding spans
+        stale_lock(family.tree.obs / "sweep-dead.jsonl.lock")
     env = family.tree.env(**family.env, CORTEX_HEALTH_NOW=NOW, GITHUB_STEP_SUMMARY=str(family.base / "summary.md"))
     report, textfile = family.base / "report.json", family.base / "cortex_health.prom"
     family.extra_outputs = [report, textfile, family.base / "summary.md"]
@@ -123,6 +143,8 @@ def _sweep_health(sweep: Sweep) -> None:
     health("gate", *root, "--timeout", "60")
     health("history", *root)
     health("history", *root, "--json")
+    health("fix", *root[:2], "--dry-run")
+    health("fix", *root[:2])
     ids = sorted({finding["id"] for finding in json.loads(published.stdout or "{}").get("findings", [])})
     for finding_id in ids[:3] or ["retrieval-stale"]:
         health("explain", finding_id)
@@ -225,15 +247,16 @@ def test_the_sweep_reached_the_planted_inputs(sweep: Sweep):
 # a sweep whose commands fail early would pass without ever showing the planted text.
 MUST_SUCCEED = frozenset(["status", "search", "timeline", "get", "export", "rebuild", "hot read", "hot set",
                           "hot restore", "propose", "proposals list", "proposals approve", "proposals reject",
-                          "review run"])
+                          "review run", "review replay"])
 
 
 def test_the_swept_commands_succeeded(sweep: Sweep):
     if sweep.family.name == "errors":
         pytest.skip("the errors family's inputs are broken on purpose")
     failed = [f"{output.surface}: {output.stdout[:300]}" for output in sweep.cortex
-              if output.surface in MUST_SUCCEED and output.code != 0]
+              if output.surface in MUST_SUCCEED and output.code != 0 and output not in sweep.refused]
     assert not failed, failed
+    assert all("ELOCK_HELD" in output.stdout for output in sweep.refused), "the held lock kept no item to replay"
 
 
 def test_every_command_sub_verb_flag_subcommand_and_format_is_swept(sweep: Sweep):

@@ -58,14 +58,33 @@ def lookup(finding_id: str) -> Match | None:
     if found:
         return Match(*found)
     for before, after, check, problem in templates:
-        middle = finding_id[len(before):len(finding_id) - len(after)] if len(finding_id) > len(before + after) else ""
-        if finding_id.startswith(before) and finding_id.endswith(after) and _collector_name(middle):
+        middle = _collector_slot(before, after, finding_id)
+        if middle:
             return Match(check, problem, middle)
     for pattern, check, problem in patterns:
         found = pattern.match(finding_id)
         if found:
             return Match(check, problem, ":".join(value for value in found.groups() if value) or None)
     return None
+
+
+def _collector_slot(before: str, after: str, finding_id: str) -> str | None:
+    """What a `{collector}` slot between `before` and `after` stands for in finding_id, if it is a collector name."""
+    middle = finding_id[len(before):len(finding_id) - len(after)] if len(finding_id) > len(before + after) else ""
+    matched = finding_id.startswith(before) and finding_id.endswith(after) and _collector_name(middle)
+    return middle if matched else None
+
+
+def instance_of(finding_id: str, template: str) -> bool:
+    """Whether a reported id is an instance of one catalogue template, every slot read as lookup reads it."""
+    if _SLOT.search(template):
+        return _pattern(template).match(finding_id) is not None
+    if "{collector}" in template:
+        before, _, after = template.partition("{collector}")
+        return _collector_slot(before, after, finding_id) is not None
+    if "{label}" in template:
+        return finding_id in {template.replace("{label}", label) for label in HOT_LABELS}
+    return finding_id == template
 
 
 def _pattern(template: str) -> re.Pattern[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests import health_scenarios as s
+from tests import history_scenarios as hs
 from tests import liveness_scenarios as live
 from tests.health_support import clean_env, copy_demo, run_cli
 
@@ -72,6 +73,8 @@ SCENARIOS = [
     ("cortex-threshold-invalid", "critical", 2, lambda root: ["--threshold", "retrieval_stale_ms=abc"], {}),
     ("cortex-threshold-invalid", "critical", 2, lambda root: ["--threshold", "retreival_stale_ms=5"], {}),
     ("cortex-config-invalid", "critical", 2, s.config_not_json, {}),
+    ("health-history-tampered", "critical", 2, hs.history_tampered, {}),
+    ("health-history-unchained", "warn", 1, hs.history_unchained, {}),
     ("hook-file-missing:MemoryTurnStart.hook.ts", "critical", 2, live.hook_file_missing, {}),
     ("tool-file-missing:MutationTier.ts", "critical", 2, live.tool_file_missing, {}),
     ("settings-missing:settings.json", "critical", 2, live.settings_not_json, {}),

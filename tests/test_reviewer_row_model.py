@@ -1,0 +1,36 @@
+"""The reviewer-runs.jsonl row model is shared: what the reviewer writes is what the auditor accepts."""
+import pytest
+
+from collectors.reviewer_rows import RowClass, classify
+from cortex.reviewrows import FailureRow, SkipRow, SuccessRow
+
+TS, RUN = "2026-10-01T10:00:01.000Z", "2026-10-01T10-00-00-000Z"
+SUMMARY = {"total": 1, "by_type": {"memory": 1}, "succeeded": 1, "failed": 0, "failures": [],
+           "proposals_auto_applied": 0, "proposals_auto_apply_failed": 0}
+
+
+def test_the_writer_rows_classify_as_their_shape():
+    assert classify(SuccessRow(TS, RUN, "t.jsonl", 2, 12.5, SUMMARY).as_row()) == (RowClass.OK, None)
+    assert classify(SkipRow(TS, RUN, None, "nothing new").as_row()) == (RowClass.SKIPPED, None)
+    assert classify(FailureRow(TS, RUN, None, 0, 0, None, "inference timeout").as_row())[0] is RowClass.TIMED_OUT
+    assert classify(FailureRow(TS, RUN, "t", 1, 3, False, "bad json").as_row())[0] is RowClass.PARSE_FAILED
+
+
+def test_legacy_rows_without_the_guard_pair_are_valid_but_half_a_pair_is_not():
+    guarded = {**SUMMARY, "skipped_guard": 0, "skips": []}
+    assert classify(SuccessRow(TS, RUN, "t", 1, 1, guarded).as_row())[0] is RowClass.OK
+    for half in ({**SUMMARY, "skipped_guard": 0}, {**SUMMARY, "skips": []}):
+        row = {**SuccessRow(TS, RUN, "t", 1, 1, SUMMARY).as_row(), "dispatch_summary": half}
+        cls, why = classify(row)
+        assert cls is RowClass.INVALID and "only as a pair" in why
+        with pytest.raises(ValueError, match="only as a pair"):
+            SuccessRow(TS, RUN, "t", 1, 1, half).as_row()
+
+
+def test_the_writer_refuses_a_row_the_auditor_would_call_invalid():
+    with pytest.raises(ValueError, match="transcript"):
+        SuccessRow(TS, RUN, "", 1, 1, SUMMARY).as_row()
+    with pytest.raises(ValueError, match="exchanges"):
+        FailureRow(TS, RUN, None, True, 0, None, "x").as_row()
+    with pytest.raises(ValueError, match="ts"):
+        SkipRow("yesterday", RUN, None, "x").as_row()

@@ -21,6 +21,7 @@ from cortex.jsjson import dumps
 from cortex.layout import (Layout, OBSERVABILITY, REVIEWER_RUNS_DIR as RUNS_DIR, REVIEWER_RUNS_LOG as LOG_NAME,
                            REVIEWER_STARTS_LOG as STARTS_LOG)
 from cortex.privacy import strip_private_content
+from cortex.liferows import StartRow
 from cortex.reviewrows import FailureRow, SkipRow, SuccessRow
 from cortex.safepaths import DIR_MODE, memory_dir
 from cortex.timestamps import iso_from_ms
@@ -88,8 +89,7 @@ def record_start(ctx, run: ReviewRun) -> str | None:
     """
     import socket
 
-    return ctx.record(STARTS_LOG, {"runId": run.run_id, "started": True, "pid": os.getpid(),
-                                   "host": socket.gethostname()})
+    return ctx.record(STARTS_LOG, StartRow(run.run_id, os.getpid(), socket.gethostname()).as_row())
 
 
 def append_terminal_row(layout: Layout, row: dict) -> None:

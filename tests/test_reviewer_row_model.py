@@ -34,3 +34,21 @@ def test_the_writer_refuses_a_row_the_auditor_would_call_invalid():
         FailureRow(TS, RUN, None, True, 0, None, "x").as_row()
     with pytest.raises(ValueError, match="ts"):
         SkipRow("yesterday", RUN, None, "x").as_row()
+
+
+def test_lifecycle_and_lock_rows_written_are_the_rows_the_collectors_count():
+    from cortex.liferows import (LOCK_CONTENDED, FireRow, LockEventRow, StartRow, contention_at_ms, spawn_at_ms,
+                                 start_at_ms)
+
+    ms = 1790848801000  # TS
+    assert start_at_ms({"ts": TS, **StartRow(RUN, 42, "host").as_row()}) == ms
+    assert spawn_at_ms({"ts": TS, **FireRow("s", 3, True, "threshold reached", 42).as_row()}) == ms
+    assert spawn_at_ms({"ts": TS, **FireRow("s", 1, False, "1/3 turns").as_row()}) is None
+    row = LockEventRow(42, LOCK_CONTENDED, "holder-alive", "LIFEOS/x.lock", "gave up after 0 ms").as_row()
+    assert contention_at_ms({"ts": TS, **row}) == ms and list(row) == ["pid", "event", "reason", "lock", "detail"]
+    with pytest.raises(ValueError, match="event must be one of"):
+        LockEventRow(42, "lock_made_up", "r", "l", "d").as_row()
+    with pytest.raises(ValueError, match="pid"):
+        StartRow(RUN, 0, "host").as_row()
+    with pytest.raises(ValueError, match="turns"):
+        FireRow("s", -1, False, "x").as_row()

@@ -90,6 +90,8 @@ def test_a_bad_clock_is_the_clock_invalid_state_as_in_the_check(root):
     assert statusline("--root", str(root), "--now", "2026-02-30", "--ascii") == "mem x crit · cortex-clock-invalid"
     checked = health("--root", str(root), "--now", "2026-02-30", "--no-write", "--format", "statusline").stdout
     assert checked.startswith("mem ✖ crit ") and checked.rstrip("\n").endswith("· cortex-clock-invalid")
+    refreshed = statusline("--root", str(root), "--now", "2026-02-30", "--refresh")  # the check reports it itself
+    assert refreshed.startswith("mem ✖ crit ") and refreshed.endswith("· cortex-clock-invalid")
 
 
 @pytest.mark.parametrize("args,expected", [

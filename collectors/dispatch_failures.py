@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from collectors.layout import Layout
 from cortex import layout as contract
-from collectors.reviewer_rows import run_id_ms
+from cortex.reviewrows import run_id_ms
 from cortex.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState
 

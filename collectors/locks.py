@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
+from cortex.liferows import contention_at_ms
 from cortex.locks import MAX_STAMP_BYTES, parse_stamp
 from cortex.safeio import UnsafeFile, read_bounded, tail_lines
 from cortex.strictjson import parse_object
@@ -26,7 +27,6 @@ from collectors.evidence import EvidenceStatus, FileState
 
 EVENTS_LOG = contract.LOCKS_LOG
 TAIL_ROWS = 2000
-CONTENDED = ("lock_contended", "stale_lock_recovered")
 MAX_LOCKS = 100
 
 
@@ -114,10 +114,9 @@ def contended_events(path: str) -> tuple[FileState, tuple[int, ...]]:
     times = []
     for line in lines:
         row = parse_object(line)
-        if isinstance(row, dict) and row.get("event") in CONTENDED:
-            at_ms = parse_timestamp_ms(row.get("ts"))
-            if at_ms is not None:
-                times.append(at_ms)
+        at_ms = contention_at_ms(row) if isinstance(row, dict) else None  # the writer's own event names
+        if at_ms is not None:
+            times.append(at_ms)
     return FileState(path, EvidenceStatus.OK), tuple(times)
 
 

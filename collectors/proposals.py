@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
 
 
@@ -26,7 +27,7 @@ def collect(layout: Layout) -> ProposalEvidence:
     pending = [0]
 
     def visit(_line: int, row: dict) -> None:
-        if row.get("status") == "pending" and isinstance(row.get("status"), str):
+        if is_pending_proposal(row):  # the writer's own status names
             pending[0] += 1
 
     scan = scan_jsonl(layout.evidence(LOG_NAME), visit, anchor=layout.memory)

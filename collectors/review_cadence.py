@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
 from cortex import layout as contract
-from collectors.reviewer_rows import RowClass, classify, is_count
+from collectors.reviewer_rows import RowClass, classify
+from cortex.evidencerows import is_count
 from collectors.text import brief
 from cortex.safeio import UnsafeFile, read_bounded, tail_lines
 from cortex.strictjson import parse_object

@@ -17,6 +17,7 @@ from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
+from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.safeio import UnsafeFile, read_bounded, tail_lines
 from cortex.strictjson import parse_object
 from cortex.timestamps import parse_timestamp_ms
@@ -88,8 +89,7 @@ def inference_timeout_ms(root: str) -> int:
 
 def collect(layout: Layout) -> LifecycleEvidence:
     state, rows = tail_rows(layout.evidence(STARTS_LOG), layout.memory)
-    started = [(parse_timestamp_ms(row.get("ts")), row) for row in rows
-               if row.get("started") is True and isinstance(row.get("runId"), str)]
+    started = [(start_at_ms(row), row) for row in rows]  # the writer's own row model says which rows are starts
     started = sorted(((ms, row) for ms, row in started if ms is not None), key=lambda item: item[0],
                      reverse=True)[:KEPT_STARTS]
     wanted = {row["runId"] for _, row in started}
@@ -100,7 +100,6 @@ def collect(layout: Layout) -> LifecycleEvidence:
     starts = tuple(Start(row["runId"], ms, brief(row.get("pid")), brief(row.get("host")), row["runId"] in finished,
                          None if row["runId"] in finished else holder_state(row, host)) for ms, row in started)
     _, fires = tail_rows(layout.evidence(FIRES_LOG), layout.memory)
-    spawns = [Spawn(ms, brief(row.get("pid"))) for row in fires if row.get("started") is True
-              for ms in [parse_timestamp_ms(row.get("ts"))] if ms is not None]
+    spawns = [Spawn(ms, brief(row.get("pid"))) for row in fires for ms in [spawn_at_ms(row)] if ms is not None]
     newest = max(spawns, key=lambda spawn: spawn.at_ms) if spawns else None
     return LifecycleEvidence(state.status, state, starts, newest, inference_timeout_ms(layout.root))

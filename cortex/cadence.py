@@ -16,6 +16,7 @@ from cortex.reviewstate import read_session, read_state, state_lock, write_sessi
 from cortex.timestamps import parse_timestamp_ms
 from cortex.writecontext import WriteContext
 from cortex.layout import REVIEWER_FIRES_LOG as FIRES_LOG
+from cortex.liferows import FireRow
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,5 @@ def record_turn(ctx: WriteContext, session: str, cadence: Cadence, start) -> Dec
         write_state(ctx, state)
     # One row per Stop turn, started or not: the fire hook's heartbeat (hook-silent:fire) and,
     # when started, the spawn the reviewer's `started` row must follow (reviewer-never-started).
-    ctx.record(FIRES_LOG, {"session": session, "turns": decision.turns, "started": decision.started,
-                           "reason": decision.reason, "pid": decision.pid})
+    ctx.record(FIRES_LOG, FireRow(session, decision.turns, decision.started, decision.reason, decision.pid).as_row())
     return decision

@@ -1,9 +1,10 @@
 """Core corpus loader: pins the canonical root, enumerates canonical files and parses records.
 
-Called by every read command, by the benchmark and by the auditor's index collector.
-Integrity problems (symlinks below the root, escapes, non-regular files, limits, invalid
-UTF-8, control characters, malformed JSONL, bad timestamps, duplicate IDs) raise
-IntegrityError. Corpus limits are checked from metadata before any content is read.
+Called by every read command, by the benchmark and by the auditor's index collector; which
+files are canonical and how their text is read lives in cortex.corpusfiles. Integrity
+problems (symlinks below the root, escapes, non-regular files, limits, invalid UTF-8,
+control characters, malformed JSONL, bad timestamps, duplicate IDs) raise IntegrityError.
+Corpus limits are checked from metadata before any content is read.
 """
 from __future__ import annotations
 
@@ -11,20 +12,16 @@ import hashlib
 import json
 import os
 import re
-import stat
 from dataclasses import dataclass
 
+from cortex.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
+                               read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
-from cortex.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_trim, utf16_key
+from cortex.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_trim
 from cortex.privacy import strip_private_content, strip_private_values
 from cortex.records import CortexRecord
-from cortex.safeio import UnsafeFile, read_bounded
-from cortex.safepaths import is_within, pin_tree
 from cortex.timestamps import parse_timestamp_ms
 
-MAX_FILES = 10_000
-MAX_FILE_BYTES = 8 * 1024 * 1024
-MAX_TOTAL_BYTES = 128 * 1024 * 1024
 MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
@@ -33,7 +30,6 @@ JSONL_KEYS = frozenset(
      "content", "related", "valid_from", "valid_until"]
 )
 _REQUIRED_JSONL = ("id", "type", "title", "created", "updated", "content")
-_FORBIDDEN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 _FIELD = re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z")
 _QUOTE_ENDS = re.compile(r"\A[\"']|[\"']\Z")
@@ -50,120 +46,6 @@ class Corpus:
     files: tuple[str, ...]
     records: list[CortexRecord]
 
-
-def _checked_realpath(path: str, root_real: str) -> str:
-    if os.path.islink(path):
-        raise IntegrityError(f"Canonical path is a symlink: {path}")
-    real = os.path.realpath(path)
-    if not is_within(root_real, real):
-        raise IntegrityError(f"Canonical path escapes root: {path}")
-    return real
-
-
-def _require_utf8_name(path: str) -> None:
-    # os.scandir decodes undecodable bytes to lone surrogates; IDs and digests need real text.
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        raise IntegrityError(f"Canonical path is not valid UTF-8: {path.encode('utf-8', 'backslashreplace').decode()}") from None
-
-
-def pin_canonical_root(root: str) -> str:
-    """Resolve the (possibly aliased) root once and require a directory: the trust boundary."""
-    return pin_tree(root, what="Canonical root", hint="")
-
-
-def _files_under(top: str, corpus_root: str) -> list[str]:
-    if not os.path.exists(top):
-        return []
-    corpus_real = os.path.realpath(corpus_root)
-    top_real = _checked_realpath(top, corpus_real)
-    if not stat.S_ISDIR(os.lstat(top_real).st_mode):
-        raise IntegrityError(f"Canonical corpus path is not a directory: {top}")
-    files: list[str] = []
-
-    def walk(directory: str) -> None:
-        with os.scandir(directory) as entries:
-            for entry in entries:
-                name = entry.name
-                if name.startswith("_") or name.startswith("."):
-                    continue
-                path = os.path.join(directory, name)
-                _require_utf8_name(path)
-                canonical = name.endswith(".md") or name.endswith(".jsonl")
-                if entry.is_symlink():
-                    raise IntegrityError(f"Canonical path is a symlink: {path}")
-                is_dir = entry.is_dir(follow_symlinks=False)
-                if canonical and not is_dir and not entry.is_file(follow_symlinks=False):
-                    raise IntegrityError(f"Canonical path is not a regular file: {path}")
-                _checked_realpath(path, corpus_real)
-                if is_dir:
-                    walk(path)
-                elif canonical:
-                    if len(files) >= MAX_FILES:
-                        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
-                    files.append(path)
-
-    walk(top_real)
-    return sorted(files, key=utf16_key)
-
-
-def canonical_files(root_real: str) -> list[str]:
-    """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root."""
-    knowledge = os.path.join(root_real, "KNOWLEDGE")
-    nested = os.path.join(root_real, "MEMORY", "KNOWLEDGE")
-    if os.path.exists(knowledge):
-        hot: list[str] = []
-        with os.scandir(root_real) as entries:
-            for entry in entries:
-                if entry.name.endswith("_MEMORY.md"):
-                    path = os.path.join(root_real, entry.name)
-                    _require_utf8_name(path)
-                    if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
-                        raise IntegrityError(f"Canonical path is not a regular file: {path}")
-                    _checked_realpath(path, root_real)
-                    hot.append(path)
-        return sorted(_files_under(knowledge, root_real) + hot, key=utf16_key)
-    if os.path.exists(nested):
-        return _files_under(nested, root_real)
-    return _files_under(root_real, root_real)
-
-
-def _check_limits(files: list[str], root: str) -> None:
-    if len(files) > MAX_FILES:
-        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
-    total = 0
-    for path in files:
-        info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise IntegrityError(f"Canonical path is not a regular file: {path}")
-        if info.st_size > MAX_FILE_BYTES:
-            raise IntegrityError(
-                f"Canonical file exceeds per-file byte limit ({MAX_FILE_BYTES}): {os.path.relpath(path, root)}"
-            )
-        total += info.st_size
-        if total > MAX_TOTAL_BYTES:
-            raise IntegrityError(f"Canonical corpus exceeds total byte limit ({MAX_TOTAL_BYTES})")
-
-
-def assert_canonical_text(text: str, where: str) -> None:
-    if _FORBIDDEN_TEXT.search(text):
-        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {where}")
-
-
-def read_canonical_utf8(path: str, label: str) -> str:
-    try:
-        data = read_bounded(path, MAX_FILE_BYTES)
-    except UnsafeFile as error:
-        raise IntegrityError(f"Canonical path is not a readable regular file: {label} ({error})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise IntegrityError(f"Canonical text is not valid UTF-8 at {label}") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a UTF-8 byte order mark is encoding, not content
-    assert_canonical_text(text, label)
-    return text
 
 
 def _scalar(value: str) -> str:
@@ -309,10 +191,10 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
 
 def enumerate_canonical_corpus(root: str) -> Corpus:
     """Pin `root`, check every limit from metadata, then parse every canonical record."""
-    _require_utf8_name(root)
+    require_utf8_name(root)
     root_real = pin_canonical_root(root)
     files = canonical_files(root_real)
-    _check_limits(files, root_real)
+    check_limits(files, root_real)
     records: list[CortexRecord] = []
     for path in files:
         parsed = [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)

@@ -1,4 +1,4 @@
-"""Evidence rows (stdlib only): strict row models of O/ logs; used by cortex.retrieval and collectors.retrieval.
+"""Evidence rows (stdlib only): strict row models of O/ logs; used by cortex.retrieval, collectors.retrieval and collectors.proposals.
 
 The memory-retrievals.jsonl row: the hook that writes it and the auditor that reads it
 share this shape, so they cannot drift apart: exactly ts, query_hash, returned_count,
@@ -11,6 +11,18 @@ import math
 from dataclasses import dataclass
 
 from cortex.timestamps import parse_timestamp_ms
+
+# pending-proposals.jsonl: the row model is cortex.proposalrows (pydantic, published as a schema);
+# the auditor counts pending rows with this stdlib predicate so it never loads pydantic.
+PROPOSAL_PENDING = "pending"
+PROPOSAL_STATUSES = (PROPOSAL_PENDING, "approved", "rejected")
+
+
+def is_pending_proposal(row: dict) -> bool:
+    """A queued proposal still awaiting a decision: status is exactly the string "pending"."""
+    status = row.get("status")
+    return isinstance(status, str) and status == PROPOSAL_PENDING
+
 
 REQUIRED = frozenset(["ts", "query_hash", "returned_count", "duration_ms"])
 OPTIONAL = frozenset(["top_score"])

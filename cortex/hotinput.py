@@ -8,7 +8,7 @@ raw bytes (they are taken from the bytes, never from this text).
 """
 from __future__ import annotations
 
-from cortex.corpus import assert_canonical_text
+from cortex.corpusfiles import assert_canonical_text
 from cortex.privacy import strip_private_content
 
 

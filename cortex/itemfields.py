@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field
 
-from cortex.corpus import assert_canonical_text
+from cortex.corpusfiles import assert_canonical_text
 from cortex.errors import IntegrityError
 from cortex.jscompat import js_len, js_trim
 from cortex.privacy import strip_private_content

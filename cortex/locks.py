@@ -27,6 +27,7 @@ from typing import Callable
 from cortex.checkpoints import reached
 from cortex.durable import temp_name_for
 from cortex.errors import IntegrityError
+from cortex.liferows import LOCK_CONTENDED, LOCK_LOST, STALE_LOCK_RECOVERED
 from cortex.liveness import process_is_gone
 from cortex.refusals import Refusal
 from cortex.safeio import UnsafeFile, read_bounded
@@ -163,7 +164,7 @@ class HeldLock:
         except (FileNotFoundError, UnsafeFile):
             stamp = None
         if stamp is None or stamp.get("token") != self.token:
-            self._on_event({"event": "lock_lost", "reason": "replaced-while-held", "lock": self.path,
+            self._on_event({"event": LOCK_LOST, "reason": "replaced-while-held", "lock": self.path,
                             "detail": "our lock was broken or replaced while we held it; left in place"})
             return
         os.unlink(self.path)
@@ -202,12 +203,12 @@ def acquire(path: str, *, on_event: EventSink, wait_ms: int) -> HeldLock:
         if reason is not None and recoveries < MAX_RECOVERIES and _break(path, seen):
             recoveries += 1
             holder = seen.stamp or {}
-            on_event({"event": "stale_lock_recovered", "reason": reason, "lock": path,
+            on_event({"event": STALE_LOCK_RECOVERED, "reason": reason, "lock": path,
                       "detail": f"broke lock of pid {holder.get('pid')} on {holder.get('host')}"})
             continue
         if time.monotonic() >= deadline:
             why = _contention_reason(seen, host)
-            on_event({"event": "lock_contended", "reason": why, "lock": path, "detail": f"gave up after {wait_ms} ms"})
+            on_event({"event": LOCK_CONTENDED, "reason": why, "lock": path, "detail": f"gave up after {wait_ms} ms"})
             raise Refusal("ELOCK_HELD", f"lock held by another writer ({why}): {path}")
         time.sleep(delay)  # bounded backoff while a live writer finishes
         delay = min(delay * 2, MAX_BACKOFF_S)

@@ -10,10 +10,11 @@ from typing import Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from cortex.evidencerows import PROPOSAL_STATUSES
 from cortex.itemfields import MAX_OBSERVED_SESSIONS, Confidence, FreeText, SessionId
 from cortex.items import ProposalKind
 
-ProposalStatus = Literal["pending", "approved", "rejected"]
+ProposalStatus = Literal[PROPOSAL_STATUSES]  # the auditor's predicate (cortex.evidencerows) shares the names
 
 
 class ProposalRow(BaseModel):

@@ -5,13 +5,8 @@ O/reviewer-starts.jsonl, so a reviewer that dies leaves a directory and a start
 without a terminal row (the auditor calls that timed out after its grace period). Its
 files are created whole and pass the privacy boundary first (model output with its JSON
 `\\uXXXX` escapes spelled out, so an escaped private tag is a tag). Exactly one terminal row per
-run is appended at the end, in one of the three shapes the auditor accepts:
-  success  ts, ok true, runId, transcript, exchanges, inference_duration_ms, parse_ok true, dispatch_summary
-  skip     ts, ok true, runId, transcript (path or null), exchanges 0, inference_duration_ms, parse_ok true,
-           skipped true, error (why)
-  failure  ts, ok false, runId, transcript, exchanges, inference_duration_ms, parse_ok (false: the answer
-           was rejected; null: parsing was never reached), error (says "timeout" on a timeout)
-           [, dispatch_summary when items were dispatched]
+run is appended at the end, in one of the three shapes of cortex.reviewrows (success, skip,
+failure), the row model the auditor validates with.
 The row's ts is never earlier than the runId's time, so the directory never looks newer
 than its own row.
 """
@@ -26,6 +21,8 @@ from cortex.jsjson import dumps
 from cortex.layout import (Layout, OBSERVABILITY, REVIEWER_RUNS_DIR as RUNS_DIR, REVIEWER_RUNS_LOG as LOG_NAME,
                            REVIEWER_STARTS_LOG as STARTS_LOG)
 from cortex.privacy import strip_private_content
+from cortex.liferows import StartRow
+from cortex.reviewrows import FailureRow, SkipRow, SuccessRow
 from cortex.safepaths import DIR_MODE, memory_dir
 from cortex.timestamps import iso_from_ms
 from cortex.writecontext import scrub
@@ -92,8 +89,7 @@ def record_start(ctx, run: ReviewRun) -> str | None:
     """
     import socket
 
-    return ctx.record(STARTS_LOG, {"runId": run.run_id, "started": True, "pid": os.getpid(),
-                                   "host": socket.gethostname()})
+    return ctx.record(STARTS_LOG, StartRow(run.run_id, os.getpid(), socket.gethostname()).as_row())
 
 
 def append_terminal_row(layout: Layout, row: dict) -> None:
@@ -103,19 +99,14 @@ def append_terminal_row(layout: Layout, row: dict) -> None:
 
 
 def success_row(run: ReviewRun, end_ms: int, transcript: str, exchanges: int, duration_ms: float, summary: dict) -> dict:
-    return {"ts": run.row_ts(end_ms), "ok": True, "runId": run.run_id, "transcript": transcript, "exchanges": exchanges,
-            "inference_duration_ms": duration_ms, "parse_ok": True, "dispatch_summary": summary}
+    return SuccessRow(run.row_ts(end_ms), run.run_id, transcript, exchanges, duration_ms, summary).as_row()
 
 
 def skip_row(run: ReviewRun, end_ms: int, transcript: str | None, reason: str) -> dict:
-    return {"ts": run.row_ts(end_ms), "ok": True, "runId": run.run_id, "transcript": transcript, "exchanges": 0,
-            "inference_duration_ms": 0, "parse_ok": True, "skipped": True, "error": reason}
+    return SkipRow(run.row_ts(end_ms), run.run_id, transcript, reason).as_row()
 
 
 def failure_row(run: ReviewRun, end_ms: int, transcript: str | None, exchanges: int, duration_ms: float,
                 parse_ok: bool | None, error: str, summary: dict | None = None) -> dict:
-    row = {"ts": run.row_ts(end_ms), "ok": False, "runId": run.run_id, "transcript": transcript,
-           "exchanges": exchanges, "inference_duration_ms": duration_ms, "parse_ok": parse_ok, "error": error[:1000]}
-    if summary is not None:
-        row["dispatch_summary"] = summary
-    return row
+    return FailureRow(run.row_ts(end_ms), run.run_id, transcript, exchanges, duration_ms, parse_ok, error[:1000],
+                      summary).as_row()

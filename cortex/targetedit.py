@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from cortex.corpus import assert_canonical_text
+from cortex.corpusfiles import assert_canonical_text
 from cortex.durable import replace_file
 from cortex.errors import IntegrityError
 from cortex.proposal_targets import pin_target, stored_form

@@ -15,6 +15,7 @@ from cortex.durable import append_line
 from cortex.errors import CortexError, InvalidInput
 from cortex.jsjson import dumps
 from cortex.layout import LOCKS_LOG, Layout, OBSERVABILITY
+from cortex.liferows import LockEventRow
 from cortex.locks import HeldLock, acquire
 from cortex.numbers import ascii_int
 from cortex.privacy import strip_private_content
@@ -84,4 +85,5 @@ class WriteContext:
         return acquire(path, on_event=self._lock_event, wait_ms=self.lock_wait_ms)
 
     def _lock_event(self, event: dict) -> None:
-        self.record(LOCKS_LOG, {"pid": os.getpid(), **event, "lock": self.layout.display(event["lock"])})
+        row = LockEventRow(os.getpid(), event["event"], event["reason"], self.layout.display(event["lock"]), event["detail"])
+        self.record(LOCKS_LOG, row.as_row())

@@ -33,6 +33,7 @@ def apply(layout, lock, now_ms: int) -> str | None:
     """Break one lock; the reason it was not broken, else None (and the event is logged)."""
     from cortex.errors import CortexError
     from cortex.layout import Layout as CoreLayout
+    from cortex.liferows import LOCK_BROKEN_BY_FIX, LockEventRow
     from cortex.locks import break_if_holder_dead
     from cortex.writecontext import WriteContext
 
@@ -43,9 +44,8 @@ def apply(layout, lock, now_ms: int) -> str | None:
     if stamp is None:
         return "not broken: the lock changed or its holder is no longer provably gone"
     ctx = WriteContext(CoreLayout.from_memory_root(layout.memory), now_ms, 0)
-    ctx.record(LOCKS_LOG, {"pid": os.getpid(), "event": "lock_broken_by_fix", "reason": "holder-process-gone",
-                                      "lock": ctx.layout.display(lock.path),
-                                      "detail": f"broke lock of pid {stamp.get('pid')} on {stamp.get('host')}"})
+    ctx.record(LOCKS_LOG, LockEventRow(os.getpid(), LOCK_BROKEN_BY_FIX, "holder-process-gone", ctx.layout.display(lock.path),
+                                       f"broke lock of pid {stamp.get('pid')} on {stamp.get('host')}").as_row())
     return None
 
 

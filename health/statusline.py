@@ -3,7 +3,8 @@
 The fast path: standard library only (no rich, pydantic or psutil; a test checks
 sys.modules), no argparse, never reads stdin, always exits 0 with exactly one line. It
 reads the newest report from the end of O/memory-health.jsonl (reports.healthlog) and
-marks it stale past --max-age. --refresh runs the check first in a child process bounded
+marks it stale past --max-age. A bad --now / CORTEX_HEALTH_NOW shows the cortex-clock-invalid
+state, as the check reports it. --refresh runs the check first in a child process bounded
 by --timeout. Also runnable as a script (`python3 -I -S .../health/statusline.py`), which
 skips site-packages start-up entirely: `--print-command` prints that command line.
 """
@@ -21,6 +22,7 @@ from collectors.paths import health_log_path, resolve_root  # noqa: E402
 from cortex.numbers import ascii_decimal  # noqa: E402
 from cortex.safeio import write_quietly  # noqa: E402
 from reports.formats.statusline import line  # noqa: E402
+from thresholds.clocksource import supplied_now  # noqa: E402
 
 DEFAULT_MAX_AGE_MS = 30 * 60_000
 DEFAULT_TIMEOUT_S = 10.0
@@ -81,18 +83,15 @@ def duration_ms(text: str, name: str) -> int:
     return int(value)
 
 
-def clock_ms(options: dict[str, object], environ) -> int:
-    given = options.get("--now") or environ.get("CORTEX_HEALTH_NOW")
-    if given is None:
-        import time
+# A bad clock is the cortex-clock-invalid finding on every path; on one line that is its state.
+CLOCK_INVALID = {"overall": "critical", "counts": {"critical": 1},
+                 "findings": [{"id": "cortex-clock-invalid", "severity": "critical"}]}
 
-        return int(time.time() * 1000)
-    from cortex.timestamps import parse_timestamp_ms
 
-    parsed = parse_timestamp_ms(given)
-    if parsed is None:
-        raise BadUsage("--now / CORTEX_HEALTH_NOW is not a valid timestamp")
-    return parsed
+def wall_clock_ms() -> int:
+    import time
+
+    return int(time.time() * 1000)
 
 
 def refreshed(root: str, options: dict[str, object], environ) -> tuple[dict | None, str | None]:
@@ -134,7 +133,10 @@ def status(argv: list[str], environ) -> str:
     prefix = str(options.get("--prefix", "mem"))
     ascii_marks = bool(options.get("--ascii"))
     max_age = duration_ms(str(options["--max-age"]), "--max-age") if "--max-age" in options else DEFAULT_MAX_AGE_MS
-    now = clock_ms(options, environ)
+    supplied = supplied_now(options.get("--now"), environ)  # the check's own rule (thresholds.clock)
+    if supplied is not None and supplied[2] is None and not options.get("--refresh"):  # a refresh reports it itself
+        return line(CLOCK_INVALID, ascii=ascii_marks, prefix=prefix)
+    now = supplied[2] if supplied is not None and supplied[2] is not None else wall_clock_ms()
     root = resolve_root(options.get("--root"), environ)
     if options.get("--refresh"):
         document, problem = refreshed(root, options, environ)

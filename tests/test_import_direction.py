@@ -93,3 +93,10 @@ def test_the_checks_find_a_back_arrow_and_a_cycle():
     # the detectors themselves: a reports module importing the CLI is an upward edge
     assert floor("reports.document") < floor("health.cli") and floor("collectors.jsonl") < floor("health.model")
     assert floor("thresholds.clock") < floor("collectors.runner") < floor("health.checks") < floor("reports.hints")
+
+
+def test_no_module_is_over_300_lines():
+    """Small modules with one job each: the developers' guide's limit, kept by the wings split."""
+    long = [f"{module}: {lines}" for module, path in modules().items()
+            if (lines := path.read_text().count("\n")) > 300]
+    assert long == []

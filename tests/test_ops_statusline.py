@@ -12,7 +12,7 @@ import pytest
 from cortex.timestamps import iso_from_ms
 from tests import health_scenarios as s
 from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs
-from tests.ops_support import CONSOLE_SCRIPT, audit_document, health_log, json_lines, publish_runs, run_command
+from tests.ops_support import CONSOLE_SCRIPT, audit_document, health, health_log, json_lines, publish_runs, run_command
 
 MINUTE = 60_000
 
@@ -81,7 +81,17 @@ def test_root_and_clock_come_from_the_environment(root):
     env = clean_env(CORTEX_HEALTH_ROOT=str(root), CORTEX_HEALTH_NOW=at(7))
     assert statusline(env=env) == "mem ✓ ok 7m"
     assert statusline(env=clean_env(CLAUDE_CONFIG_DIR=str(root), CORTEX_HEALTH_NOW="yesterday")) == \
-        "mem ? usage: --now / CORTEX_HEALTH_NOW is not a valid timestamp"
+        "mem ✖ crit · cortex-clock-invalid"
+
+
+def test_a_bad_clock_is_the_clock_invalid_state_as_in_the_check(root):
+    """The rule of every path: a bad clock is cortex-clock-invalid, here and in --format statusline."""
+    publish_runs(root, [0])
+    assert statusline("--root", str(root), "--now", "2026-02-30", "--ascii") == "mem x crit · cortex-clock-invalid"
+    checked = health("--root", str(root), "--now", "2026-02-30", "--no-write", "--format", "statusline").stdout
+    assert checked.startswith("mem ✖ crit ") and checked.rstrip("\n").endswith("· cortex-clock-invalid")
+    refreshed = statusline("--root", str(root), "--now", "2026-02-30", "--refresh")  # the check reports it itself
+    assert refreshed.startswith("mem ✖ crit ") and refreshed.endswith("· cortex-clock-invalid")
 
 
 @pytest.mark.parametrize("args,expected", [

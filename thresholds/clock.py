@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from cortex.timestamps import GRAMMAR, now_ms, parse_timestamp_ms
-
-ENV_NOW = "CORTEX_HEALTH_NOW"
+from cortex.timestamps import now_ms
+from thresholds.clocksource import ENV_NOW, supplied_now  # noqa: F401  (ENV_NOW re-exported)
 
 
 @dataclass(frozen=True)
@@ -23,13 +22,10 @@ class Clock:
 
 
 def resolve_clock(cli_now: str | None, environ: Mapping[str, str], system: Callable[[], int] = now_ms) -> Clock:
-    for source, given in (("cli", cli_now), ("env", environ.get(ENV_NOW))):
-        if given is None:
-            continue
-        parsed = parse_timestamp_ms(given)
-        if parsed is None:
-            origin = "--now" if source == "cli" else ENV_NOW
-            return Clock(system(), source, given[:200],
-                         f"{origin} is not a valid timestamp ({GRAMMAR})")
-        return Clock(parsed, source, given)
-    return Clock(system(), "system")
+    supplied = supplied_now(cli_now, environ)  # the one rule, shared with the status line
+    if supplied is None:
+        return Clock(system(), "system")
+    source, given, parsed, problem = supplied
+    if parsed is None:
+        return Clock(system(), source, given[:200], problem)
+    return Clock(parsed, source, given)

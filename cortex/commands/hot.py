@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-from cortex.corpus import assert_canonical_text
+from cortex.corpusfiles import assert_canonical_text
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.hotinput import hot_text
 from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics

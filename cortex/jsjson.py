@@ -15,11 +15,28 @@ _string = json.encoder.encode_basestring  # ensure_ascii=False flavour, C-accele
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+_PLAIN = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False).encode
+
+
+def _escape_surrogate(match: re.Match) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
 def _encode_str(value: str) -> str:
     encoded = _string(value)
     if _SURROGATE.search(encoded):
-        encoded = _SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
+        encoded = _SURROGATE.sub(_escape_surrogate, encoded)
     return encoded
+
+
+def dumps_plain(value) -> str:
+    """dumps() for a value holding no float (a record view): the C encoder, then JS's escaping of lone surrogates.
+
+    The C encoder escapes strings exactly as _encode_str does and prints ints as str() does;
+    only floats differ, so callers pass float-free values (tests compare the two on records).
+    """
+    text = _PLAIN(value)
+    return _SURROGATE.sub(_escape_surrogate, text) if _SURROGATE.search(text) else text
 
 
 def _encode(value, out: list[str]) -> None:

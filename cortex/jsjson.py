@@ -29,14 +29,18 @@ def _encode_str(value: str) -> str:
     return encoded
 
 
-def dumps_plain(value) -> str:
-    """dumps() for a value holding no float (a record view): the C encoder, then JS's escaping of lone surrogates.
+def dumps_plain_utf8(value) -> bytes:
+    """dumps(value) as UTF-8 for a value holding no float (a record view), by the C encoder.
 
     The C encoder escapes strings exactly as _encode_str does and prints ints as str() does;
-    only floats differ, so callers pass float-free values (tests compare the two on records).
+    only floats differ, so callers pass float-free values (tests compare the two). A lone
+    surrogate is the one thing UTF-8 cannot encode: only then is it escaped as JS does.
     """
     text = _PLAIN(value)
-    return _SURROGATE.sub(_escape_surrogate, text) if _SURROGATE.search(text) else text
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(_escape_surrogate, text).encode("utf-8")
 
 
 def _encode(value, out: list[str]) -> None:

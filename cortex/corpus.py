@@ -256,7 +256,7 @@ def _jsonl_row(line: str, location: str) -> dict:
         raise IntegrityError(f"Malformed JSONL at {location}") from None
     if not isinstance(row, dict):
         raise IntegrityError(f"JSONL row must be an object at {location}")
-    if any(key not in JSONL_KEYS for key in row):
+    if not JSONL_KEYS.issuperset(row):
         raise IntegrityError(f"JSONL row has unknown fields at {location}")
     for key in _REQUIRED_JSONL:
         if not isinstance(row.get(key), str) or not js_trim(row[key]):

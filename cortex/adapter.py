@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Mapping
 
-from cortex.envelope import failure
+from cortex.envelope_data import failure
 from cortex.invocation import ADAPTERS
 
 

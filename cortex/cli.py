@@ -7,8 +7,8 @@ commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) pr
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
 their own error code. A write that succeeds but loses something the user sent (dropped hot
 entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
-other place that prints text: usage on stdout, exit 0. The envelope model (pydantic) is imported only when an envelope is
-built, so the hook commands never pay for it.
+other place that prints text: usage on stdout, exit 0. The envelope is built and checked with plain
+data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no command pays for pydantic.
 """
 from __future__ import annotations
 
@@ -92,14 +92,12 @@ def warn(message: str, stderr: TextIO | None = None) -> None:
 
 
 def _checked(envelope: dict) -> tuple[int, dict]:
-    from pydantic import ValidationError
+    from cortex.envelope_data import EXIT_CODES, envelope_problem, failure
 
-    from cortex.envelope import EXIT_CODES, failure, validate_envelope
-
-    try:
-        validate_envelope(envelope)
-    except ValidationError as error:
-        envelope = failure(envelope.get("command", ""), "internal_error", f"invalid response envelope: {error.error_count()} errors")
+    problem = envelope_problem(envelope)
+    if problem is not None:
+        envelope = failure(envelope.get("command", "") if isinstance(envelope, dict) else "", "internal_error",
+                           f"invalid response envelope: {problem}")
     code = EXIT_CODES.get(envelope["error"]["code"] if envelope["error"] else None, 1)
     return code, envelope
 

@@ -19,6 +19,7 @@ from cortex.corpusfiles import (assert_canonical_text, canonical_files, check_li
 from cortex.errors import IntegrityError
 from cortex.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_trim
 from cortex.privacy import strip_private_content, strip_private_values
+from cortex.privatetags import might_hold_tags
 from cortex.records import CortexRecord
 from cortex.timestamps import parse_timestamp_ms
 
@@ -121,16 +122,22 @@ def _reject_constant(name: str):
     raise ValueError(f"non-standard JSON constant {name}")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # json.loads would build one per row
+
+
 def _jsonl_row(line: str, location: str) -> dict:
     """The row with every decoded string privacy-stripped: escapes (`\\u003cprivate>`) decode into tags."""
     try:
-        decoded = json.loads(strip_private_content(line), parse_constant=_reject_constant)
-        row = strip_private_values(decoded)
+        stripped = strip_private_content(line)
+        decoded = _DECODER.decode(stripped)
+        # Only a \u escape can decode into a character the stripped line lacks: without one (and
+        # with nothing tag-like left), every decoded string is already stripped.
+        row = strip_private_values(decoded) if "\\u" in stripped or might_hold_tags(stripped) else decoded
     except (ValueError, RecursionError):
         raise IntegrityError(f"Malformed JSONL at {location}") from None
     if not isinstance(row, dict):
         raise IntegrityError(f"JSONL row must be an object at {location}")
-    if any(key not in JSONL_KEYS for key in row):
+    if not JSONL_KEYS.issuperset(row):
         raise IntegrityError(f"JSONL row has unknown fields at {location}")
     for key in _REQUIRED_JSONL:
         if not isinstance(row.get(key), str) or not js_trim(row[key]):

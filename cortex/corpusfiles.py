@@ -66,7 +66,8 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if canonical and not is_dir and not entry.is_file(follow_symlinks=False):
                     raise IntegrityError(f"Canonical path is not a regular file: {path}")
-                _checked_realpath(path, corpus_real)
+                # No realpath per entry: `directory` is real (top_real, then only non-symlink
+                # folders), and this entry is no symlink, so `path` is already its own realpath.
                 if is_dir:
                     walk(path)
                 elif canonical:

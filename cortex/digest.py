@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from typing import Iterable
 
-from cortex.jsjson import dumps
+from cortex.jsjson import dumps_plain_utf8
 from cortex.records import CortexRecord
 
 
@@ -18,6 +18,6 @@ def canonical_corpus_digest(records: Iterable[CortexRecord]) -> str:
     for index, record in enumerate(sorted(records, key=lambda r: r.id)):
         if index:
             digest.update(b",")
-        digest.update(dumps(record.to_json()).encode("utf-8"))
+        digest.update(dumps_plain_utf8(record.to_json()))  # a view holds no float
     digest.update(b"]")
     return digest.hexdigest()

@@ -9,7 +9,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel, StrictStr, model_validator
 
-from cortex.envelope_data import SCHEMA_ID, failure, success  # noqa: F401 - re-exported
+from cortex.envelope_data import EXIT_CODES, SCHEMA_ID, failure, success  # noqa: F401 - re-exported
 
 
 class ErrorBody(BaseModel):
@@ -48,16 +48,6 @@ class Envelope(RootModel[Union[SuccessEnvelope, FailureEnvelope]]):
         return value
 
 
-EXIT_CODES = {
-    None: 0,
-    "internal_error": 1,
-    "not_found": 3,
-    "invalid_input": 4,
-    "integrity_error": 4,
-    "write_refused": 5,
-    "governance_refused": 5,
-    "review_failed": 6,  # `review run` ran and failed; its failure row holds the evidence
-}
 
 
 def validate_envelope(envelope: dict) -> None:

@@ -25,7 +25,8 @@ def js_len(text: str) -> int:
     """String length as JavaScript counts it: UTF-16 code units."""
     if text.isascii():
         return len(text)
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    # Two bytes per code unit; surrogatepass counts a lone surrogate as the one unit JS sees.
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def js_trim(text: str) -> str:

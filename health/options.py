@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NoReturn, TextIO
 
 from health.layouts import LAYOUTS
-from health.run import Options
+from health.runoptions import Options
 
 TRUE = frozenset(["1", "true", "yes", "on"])
 FALSE = frozenset(["", "0", "false", "no", "off"])

@@ -20,6 +20,7 @@ from health.findings import critical, warn
 from health.inputs import resolve_inputs, root_of
 from health.layouts import LayoutError
 from health.model import Assessment, Finding
+from health.runoptions import Options  # noqa: F401 - re-exported: callers and tests import it from here
 from reports.document import build_report
 from thresholds.sources import EffectiveThresholds
 
@@ -30,20 +31,6 @@ class AuditError(Exception):
     def __init__(self, message: str, root: str | None = None):
         super().__init__(message)
         self.root = root
-
-
-@dataclass(frozen=True)
-class Options:
-    root: str | None = None
-    now: str | None = None
-    config: str | None = None
-    thresholds: tuple[tuple[str, str], ...] = ()
-    no_write: bool = False
-    report_path: str | None = None
-    index_manifest: str | None = None
-    selected: tuple[str, ...] | None = None  # collectors to run (--only/--skip); None: all
-    prometheus_textfile: str | None = None
-    layout: str | None = None  # lifeos | dense-context; None: auto-detect (health.layouts)
 
 
 @dataclass(frozen=True)
@@ -90,7 +77,7 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
     the line (the record the status line and the history read) carries every earlier failure.
     """
     from health.publish import append_line, write_copy
-    from reports.schema import report_json
+    from reports.reportjson import report_json
 
     if options.report_path is not None:
         path = options.report_path

@@ -74,3 +74,21 @@ def test_round6_is_half_up_on_the_exact_value():
     assert round6(1.0000015) == 1.000001
     assert round6(0.0000015) == 0.000002  # this double is just above the tie
     assert round6(0.12345649) == 0.123456 and round6(2.5) == 2.5
+
+
+_ANY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()))
+_PLAIN = st.recursive(st.none() | st.booleans() | st.integers(-(2**53), 2**53) | _ANY_TEXT,
+                      lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_ANY_TEXT, inner, max_size=4),
+                      max_leaves=12)
+
+
+@given(_PLAIN)
+def test_the_c_encoder_path_matches_dumps_on_float_free_values(value):
+    from cortex.jsjson import dumps_plain_utf8
+
+    assert dumps_plain_utf8(value) == dumps(value).encode("utf-8")
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())))
+def test_js_len_counts_utf16_code_units_surrogates_included(text):
+    assert js_len(text) == sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)

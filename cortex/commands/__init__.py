@@ -1,9 +1,9 @@
-"""Core command registry: every `cortex` command module registers its CommandSpec here.
+"""Core command registry: every `cortex` command module registers its CommandSpec here; used by cortex.cli.
 
-Adding a command is a one-file change: a module under cortex/commands/ exposing COMMANDS
-(a list of CommandSpec) and its name in _MODULES. The hook commands are also listed in
-_HOT_PATH so that running one imports only its own module (a prompt hook must not pay for
-pydantic and every other command); a test checks that table against the registry.
+Adding a command is a one-file change plus one row: a module under cortex/commands/ exposing
+COMMANDS (a list of CommandSpec) and each command's name in _COMMAND_MODULES. Running a
+command imports only its own module (a prompt hook must not pay for pydantic, and an
+unknown command for nothing at all); a test checks that table against the modules' specs.
 """
 from __future__ import annotations
 
@@ -11,8 +11,16 @@ import importlib
 
 from cortex.invocation import CommandSpec
 
-_MODULES = ("read", "benchmark", "init", "hot", "write", "proposals", "render", "recall", "review", "fire")
-_HOT_PATH = {"hot render": "render", "recall": "recall", "review fire": "fire"}
+# command name -> the module under cortex/commands/ that defines it
+_COMMAND_MODULES = {
+    "status": "read", "search": "read", "timeline": "read", "get": "read", "export": "read", "rebuild": "read",
+    "benchmark": "benchmark", "init": "init", "hot": "hot", "remember": "write", "propose": "write",
+    "proposals": "proposals", "hot render": "render", "recall": "recall",
+    "review replay": "review", "review run": "review", "review fire": "fire",
+}
+_MODULES = tuple(dict.fromkeys(_COMMAND_MODULES.values()))
+# The plain-text hook commands (a subset of the table, kept for the hook tests and the docs).
+_HOT_PATH = {name: _COMMAND_MODULES[name] for name in ("hot render", "recall", "review fire")}
 
 
 def _specs(module_name: str) -> list[CommandSpec]:
@@ -29,15 +37,21 @@ def registry() -> dict[str, CommandSpec]:
     return commands
 
 
+def command_name(args: list[str]) -> str | None:
+    """The table's name for `args` ("hot render" wins over "hot"), or None for an unknown command."""
+    if len(args) >= 2 and f"{args[0]} {args[1]}" in _COMMAND_MODULES:
+        return f"{args[0]} {args[1]}"
+    return args[0] if args and args[0] in _COMMAND_MODULES else None
+
+
 def hot_path_module(args: list[str]) -> str | None:
     """The one module that serves `args` when they name a hook command."""
-    two = " ".join(args[:2]) if len(args) >= 2 else None
-    return _HOT_PATH.get(two) if two in _HOT_PATH else _HOT_PATH.get(args[0] if args else "")
+    return _HOT_PATH.get(command_name(args) or "")
 
 
 def commands_for(args: list[str]) -> dict[str, CommandSpec]:
-    """The registry, or only the hook command's own spec when `args` name one."""
-    module_name = hot_path_module(args)
-    if module_name is None:
-        return registry()
-    return {spec.name: spec for spec in _specs(module_name)}
+    """Only the specs of the module that serves `args` (none for an unknown command)."""
+    name = command_name(args)
+    if name is None:
+        return {}
+    return {spec.name: spec for spec in _specs(_COMMAND_MODULES[name])}

@@ -16,6 +16,7 @@ from cortex.childenv import stripped_environment
 from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
+from cortex.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, command_override, config_absent
 from cortex.reviewstate import check_session_id
 from cortex.safepaths import memory_dir
 from cortex.writecontext import WriteContext
@@ -37,17 +38,25 @@ def fire(inv: Invocation) -> tuple[int, str]:
         raise InvalidInput("review fire needs --session ID or a hook payload with session_id on stdin")
     check_session_id(session)
     transcript = os.path.abspath(transcript) if transcript else None  # the reviewer starts in another folder
-    from cortex.reviewconfig import load_config  # pydantic: only once the turn is known to count
-
     ctx = WriteContext.from_invocation(inv)
     ctx = WriteContext(ctx.layout, ctx.now_ms, min(ctx.lock_wait_ms, FIRE_LOCK_WAIT_MS))
     memory = memory_dir(ctx.layout.memory_root, create=False)
-    config = load_config(ctx.layout, inv.environ)
+    cadence, pass_env = _settings(ctx, inv.environ)
     argv = reviewer_argv(ctx.layout.memory_root, transcript)
-    env = stripped_environment(inv.environ, config.pass_env)
-    record_turn(ctx, session, Cadence(config.turn_threshold, config.min_minutes_between),
-                lambda: start_detached(argv, env, memory))
+    env = stripped_environment(inv.environ, pass_env)
+    record_turn(ctx, session, cadence, lambda: start_detached(argv, env, memory))
     return 0, ""
+
+
+def _settings(ctx: WriteContext, environ) -> tuple[Cadence, list[str]]:
+    """The cadence and pass_env: the defaults without pydantic when no config file exists, else the validated file."""
+    if config_absent(ctx.layout):
+        command_override(environ)  # a broken CORTEX_REVIEWER_COMMAND fails the same way with or without a file
+        return Cadence(DEFAULT_TURN_THRESHOLD, DEFAULT_MIN_MINUTES_BETWEEN), []
+    from cortex.reviewconfig import load_config  # pydantic: only for a file that must be validated in full
+
+    config = load_config(ctx.layout, environ)
+    return Cadence(config.turn_threshold, config.min_minutes_between), list(config.pass_env)
 
 
 COMMANDS = [

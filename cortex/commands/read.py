@@ -54,12 +54,15 @@ def _filtered(records: list[CortexRecord], inv: Invocation) -> list[CortexRecord
     ]
 
 
-def _paged(cards: list[dict], inv: Invocation, message: str) -> dict:
+def _paged(rows: list, inv: Invocation, message: str, card=None) -> dict:
+    """One page of `rows`; `card` turns a row into its card, for the page's rows only."""
     page = _bounded_int(inv.option("--page"), 1, 1, MAX_SAFE_INTEGER)
     size = _bounded_int(inv.option("--page-size"), 10, 1, PAGE_SIZE)
     if page is None or size is None:
         raise InvalidInput(message)
-    return {"items": cards[(page - 1) * size : page * size], "total": len(cards), "page": page, "page_size": size}
+    items = rows[(page - 1) * size : page * size]
+    return {"items": items if card is None else [card(row) for row in items], "total": len(rows), "page": page,
+            "page_size": size}
 
 
 def status(inv: Invocation) -> dict:
@@ -112,8 +115,8 @@ def search(inv: Invocation) -> dict:
         raise InvalidInput("--recency must be non-negative")
     # The same tokenizer for the query limit above and for ranking: query and records agree.
     ranked = apply_recency(rank_bm25(narrowed, query, tokenizer=terms), recency)
-    cards = [to_card(row.record, row.score) for row in ranked]
-    page = _paged(cards, inv, f"page must be positive and page-size at most {PAGE_SIZE}")
+    page = _paged(ranked, inv, f"page must be positive and page-size at most {PAGE_SIZE}",
+                  lambda row: to_card(row.record, row.score))
     expand = inv.option("--expand")
     if expand:
         nodes = _bounded_int(inv.option("--max-nodes"), 10, 1, GRAPH_NODES)

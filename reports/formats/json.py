@@ -10,6 +10,6 @@ from typing import Any, TextIO
 
 def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
-    from reports.schema import report_json
+    from reports.reportjson import report_json
 
     out.write(report_json(document) + "\n")

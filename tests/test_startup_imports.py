@@ -1,0 +1,96 @@
+"""Start-up: each command every agent turn runs imports only what it uses (fresh interpreter, sys.modules after main)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cortex.commands import _COMMAND_MODULES, registry
+from cortex.envelope import Envelope
+from cortex.envelope_data import envelope_problem, failure, success
+from tests.health_support import NOW, clean_env, copy_demo
+from tests.write_support import REPO, tree  # noqa: F401 - fixture
+
+# Never on a hot path: validation and rendering libraries, the reviewer, the benchmark, the dashboard server.
+HEAVY = ("pydantic", "pydantic_core", "rich", "psutil", "yaml", "jsonschema", "hypothesis", "http.server",
+         "cortex.reviewer", "cortex.benchmark", "cortex.commands.benchmark", "concurrent.futures", "asyncio")
+
+_CHILD = """
+import io, json, sys
+kind, out, args = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+sys.stdin = io.StringIO('')
+try:
+    if kind == "cortex":
+        from cortex.cli import main
+        main(args)
+    else:
+        from health.cli import dispatch
+        dispatch(args)
+except SystemExit:
+    pass
+with open(out, "w") as handle:
+    json.dump(sorted(sys.modules), handle)
+"""
+
+
+def modules_after(kind: str, args: list[str], env: dict, tmp_path) -> set[str]:
+    out = tmp_path / "modules.json"
+    proc = subprocess.run([sys.executable, "-c", _CHILD, kind, str(out), json.dumps(args)], capture_output=True,
+                          env=env, cwd=str(REPO), timeout=120)
+    assert out.exists(), proc.stderr.decode()
+    return set(json.loads(out.read_text()))
+
+
+def heavy_in(modules: set[str], extra: tuple[str, ...] = ()) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY + extra))
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["hot", "render"], ["recall", "tea"], ["review", "fire", "--session", "s1"],
+                                  ["status"], ["search", "tea"]])
+def test_cortex_commands_import_nothing_heavy(tree, tmp_path, args):  # noqa: F811 - fixture
+    modules = modules_after("cortex", args, tree.env(), tmp_path)
+    assert heavy_in(modules) == []
+    if args == ["--bogus"]:  # an unknown command imports no command module at all
+        assert not [m for m in modules if m.startswith("cortex.commands.")]
+
+
+@pytest.mark.parametrize("args", [["--format", "json", "--no-write"], ["gate", "--timeout", "60"]])
+def test_the_auditor_imports_nothing_heavy(tmp_path, args):
+    root = copy_demo(tmp_path)
+    modules = modules_after("health", [*args, "--root", str(root), "--now", NOW], clean_env(), tmp_path)
+    # The gate's parent only parses and waits for its child: no check list, no collector.
+    extra = ("health.checks", "collectors") if args[0] == "gate" else ()
+    assert heavy_in(modules, extra) == []
+
+
+def test_the_command_table_names_every_registered_command_and_its_module():
+    specs = registry()
+    assert set(_COMMAND_MODULES) == set(specs)
+    for name, module in _COMMAND_MODULES.items():
+        assert specs[name].handler.__module__ == f"cortex.commands.{module}"
+
+
+@pytest.mark.parametrize("envelope", [
+    success("status", {"a": 1}), failure("x", "invalid_input", "m"), success("s", {}),
+    {**success("s", {}), "ok": 1}, {**success("s", {}), "data": None}, {**success("s", {}), "error": {}},
+    {**failure("x", "c", "m"), "data": {}}, {**failure("x", "c", "m"), "error": {"code": "c"}},
+    {**failure("x", "c", "m"), "error": {"code": 1, "message": "m"}}, {**success("s", {}), "schema": "other"},
+    {**success("s", {}), "extra": 1}, {**success(3, {}), }, {**success("s", {1: 2})}, {**failure("x", "c", "m"), "ok": 0},
+])
+def test_the_stdlib_envelope_check_agrees_with_the_model(envelope):
+    try:
+        Envelope.model_validate(envelope)
+        valid = True
+    except ValueError:
+        valid = False
+    assert (envelope_problem(envelope) is None) == valid
+
+
+def test_review_fire_defaults_are_the_models_defaults():
+    from cortex.reviewconfig import DEFAULTS
+    from cortex.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD
+
+    assert (DEFAULTS.turn_threshold, DEFAULTS.min_minutes_between, DEFAULTS.pass_env) == (
+        DEFAULT_TURN_THRESHOLD, DEFAULT_MIN_MINUTES_BETWEEN, [])

@@ -113,8 +113,11 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
         options, output = parse(argv, environ, tty, stdout, checks)
     except SystemExit as done:  # --help printed its text
         return int(done.code or 0)
-    except UsageError as error:
-        return fail(f"usage: {error}", stdout, stderr)
+    except UsageError as error:  # in the format asked for (text on a terminal), JSON when that cannot be told
+        from health.options import Output, requested_format
+
+        wanted = requested_format(argv, environ, tty)
+        return fail(f"usage: {error}", stdout, stderr, output=Output(wanted) if wanted == "text" else None)
     except Exception as error:  # noqa: BLE001
         return fail(f"internal error: {type(error).__name__}: {error}", stdout, stderr)
     if output.list_checks:

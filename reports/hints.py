@@ -10,19 +10,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from health.catalogue.find import lookup
-from reports.units import human_value
+from reports.units import human_value, threshold_value
 
 MAX_VALUE = 160
 
 
 def threshold_text(name: str, entry: Mapping[str, Any] | None) -> str:
-    """`retrieval_stale_ms = 24.0 h (env CORTEX_RETRIEVAL_STALE_MS)` from a report's threshold entry."""
+    """`retrieval_stale_ms = 1d (86400000 ms) (env CORTEX_RETRIEVAL_STALE_MS)` from a report's threshold entry."""
     if not entry:
         return f"{name} (not in this report)"
     source = entry.get("source", "?")
     origin = entry.get("origin")
     where = f"{source} {origin}" if origin else str(source)
-    return f"{name} = {human_value(entry.get('value'), entry.get('unit'))} ({where})"
+    return f"{name} = {threshold_value(entry.get('value'), entry.get('unit'))} ({where})"
 
 
 def detail_text(detail: Mapping[str, Any]) -> str:

@@ -362,6 +362,13 @@ def config_negative(root):
     return ["--config", str(config)]
 
 
+def config_misspelt_name(root):
+    """A misspelt name in a config file stays a finding (on the command line it is a usage error)."""
+    config = root.parent / "health.json"
+    config.write_text('{"thresholds": {"retreival_stale_ms": 5}}')
+    return ["--config", str(config)]
+
+
 def config_not_json(root):
     config = root.parent / "health.json"
     config.write_text("proposal_backlog = 3\n")

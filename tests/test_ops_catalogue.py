@@ -94,7 +94,7 @@ def test_explain_prints_meaning_causes_threshold_and_fix():
     assert done.returncode == 0
     stale = lookup("retrieval-stale").problem
     assert stale.meaning in done.stdout and stale.fix in done.stdout and stale.causes[0] in done.stdout
-    assert "retrieval_stale_ms = 2.0 h (env CORTEX_RETRIEVAL_STALE_MS)" in done.stdout
+    assert "retrieval_stale_ms = 2h (7200000 ms) (env CORTEX_RETRIEVAL_STALE_MS)" in done.stdout
     assert "cap-pressure:da (warn)" in done.stdout and "collector:  hot_memory" in done.stdout
 
 

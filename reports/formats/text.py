@@ -52,11 +52,13 @@ def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose:
     console.print(f"cortex-health [{STYLE.get(overall, 'bold')}]{overall.upper()}[/]  "
                   f"critical {counts['critical']}, warn {counts['warn']}, ok {counts['ok']}  "
                   f"at {document['ts']}", markup=True)
-    console.print(f"root: {document['root']}", markup=False)
+    console.print(f"root: {document['root'] or '(not resolved)'}", markup=False)
     if document["findings"]:
         console.print(findings_table(document))
-    else:
+    elif overall == "ok":
         console.print("No problems found.", markup=False)
+    else:  # an unknown verdict found nothing because it could not look
+        console.print("Nothing was checked: the verdict is unknown (see the reason below).", markup=False)
     if verbose:
         from reports.hints import finding_block
 

@@ -1,0 +1,62 @@
+"""Issue 14 on the auditor's side, through the real CLI: thresholds with units, usage errors that hint."""
+from __future__ import annotations
+
+import json
+
+from tests.health_support import clean_env, copy_demo, run_cli
+from tests.ops_support import health
+
+
+def test_durations_and_sizes_are_accepted_from_cli_env_and_config(tmp_path):
+    config = tmp_path / "health.json"
+    config.write_text('{"thresholds": {"index_stale_ms": "36h", "proposal_backlog": 3}}')
+    result = run_cli("--threshold", "retrieval_stale_ms=2h", "--threshold", "lock_held_ms=90s", "--config", str(config),
+                     root=copy_demo(tmp_path), env=clean_env(CORTEX_OBSERVABILITY_MAX_BYTES="256MiB",
+                                                              CORTEX_REVIEWER_STALE_MS="7d"))
+    limits = result.report["thresholds"]
+    assert limits["retrieval_stale_ms"]["value"] == 7_200_000 and limits["retrieval_stale_ms"]["source"] == "cli"
+    assert limits["lock_held_ms"]["value"] == 90_000
+    assert limits["observability_max_bytes"]["value"] == 256 * 1024 * 1024
+    assert limits["reviewer_stale_ms"]["value"] == 7 * 86_400_000
+    assert limits["index_stale_ms"]["value"] == 36 * 3_600_000 and limits["index_stale_ms"]["source"] == "config"
+    assert "cortex-threshold-invalid" not in [f["id"] for f in result.report["findings"]]
+
+
+def test_units_that_do_not_fit_and_non_ascii_digits_stay_invalid(tmp_path):
+    for number, value in enumerate(("2MiB", "１h", "2 fortnights")):
+        result = run_cli("--threshold", f"retrieval_stale_ms={value}", root=copy_demo(tmp_path / str(number)))
+        assert result.code == 2 and "cortex-threshold-invalid" in [f["id"] for f in result.report["findings"]]
+    counted = run_cli("--threshold", "proposal_backlog=2h", root=copy_demo(tmp_path / "c"))
+    assert counted.code == 2
+
+
+def test_reports_show_a_threshold_in_both_forms(tmp_path):
+    explained = health("explain", "retrieval-stale", "observability-bytes-exceeded", env=clean_env())
+    assert "retrieval_stale_ms = 1d (86400000 ms) (default)" in explained.stdout
+    assert "observability_max_bytes = 256MiB (268435456 bytes) (default)" in explained.stdout
+    listed = health("--list-checks", "--threshold", "hook_silence_ms=2h", env=clean_env()).stdout
+    assert "hook_silence_ms = 2h (7200000 ms) (cli)" in listed
+    verbose = run_cli("--format", "text", "-v", "--threshold", "retrieval_stale_ms=1s", root=copy_demo(tmp_path))
+    assert "retrieval_stale_ms = 1s (1000 ms) (cli --threshold)" in verbose.stdout
+
+
+def test_a_misspelt_threshold_name_is_a_usage_error_naming_the_closest(tmp_path):
+    result = run_cli("--threshold", "retreival_stale_ms=2h", root=copy_demo(tmp_path))
+    assert result.code == 3 and result.report["overall"] == "unknown"
+    assert "did you mean retrieval_stale_ms?" in result.stderr and "known: reviewer_stale_ms," in result.stderr
+
+
+def test_a_misspelt_option_suggests_the_closest_and_honours_format_text(tmp_path):
+    result = run_cli("--formt", "text", root=copy_demo(tmp_path))
+    assert result.code == 3 and "did you mean --format?" in result.stderr
+    assert "did you mean" not in run_cli("--bogus", root=copy_demo(tmp_path / "b")).stderr  # nothing close enough
+    text = run_cli("--format", "text", "--verbos", root=copy_demo(tmp_path / "t"), timeout=60)
+    assert text.code == 3 and text.stdout.startswith("cortex-health UNKNOWN")
+    assert "did you mean --verbose?" in text.stdout and "No problems found" not in text.stdout
+    assert json.loads(run_cli("--json", "--verbos", root=copy_demo(tmp_path / "j")).stdout)["overall"] == "unknown"
+
+
+def test_an_unknown_verdict_never_says_no_problems_found(tmp_path):
+    done = health("--root", str(tmp_path / "nonexistent"), "--format", "text", "--no-write", env=clean_env())
+    assert done.returncode == 3 and "UNKNOWN" in done.stdout
+    assert "No problems found" not in done.stdout and "is not a directory" in done.stdout

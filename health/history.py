@@ -167,7 +167,11 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
         return 3
     except SystemExit as done:  # --help
         return int(done.code or 0)
-    path = health_log_path(resolve_root(args.root, environ))
+    root = resolve_root(args.root, environ)
+    if not os.path.isdir(root):  # a typo in --root is not "no run recorded yet": the auditor cannot run (exit 3)
+        stderr.write(f"cortex-health history: root {root} does not exist (or is not a directory)\n")
+        return 3
+    path = health_log_path(root)
     if args.verify:
         from health.history_verify import run_verify
 

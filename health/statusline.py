@@ -136,6 +136,8 @@ def status(argv: list[str], environ) -> str:
     max_age = duration_ms(str(options["--max-age"]), "--max-age") if "--max-age" in options else DEFAULT_MAX_AGE_MS
     now = clock_ms(options, environ)
     root = resolve_root(options.get("--root"), environ)
+    if not os.path.isdir(root):  # a typo in --root is not "no health run"
+        return line(None, ascii=ascii_marks, prefix=prefix, problem=f"no such root {root}")
     if options.get("--refresh"):
         document, problem = refreshed(root, options, environ)
     else:

@@ -74,6 +74,7 @@ SCENARIOS = [
     ("cortex-threshold-invalid", "critical", 2, s.config_misspelt_name, {}),
     ("cortex-threshold-invalid", "critical", 2, lambda root: ["--threshold", "retrieval_stale_ms=2x"], {}),
     ("cortex-config-invalid", "critical", 2, s.config_not_json, {}),
+    ("memory-root-missing", "critical", 2, s.memory_tree_missing, {}),
     ("health-history-tampered", "critical", 2, hs.history_tampered, {}),
     ("health-history-unchained", "warn", 1, hs.history_unchained, {}),
     ("hook-file-missing:MemoryTurnStart.hook.ts", "critical", 2, live.hook_file_missing, {}),

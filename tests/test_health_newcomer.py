@@ -60,3 +60,31 @@ def test_an_unknown_verdict_never_says_no_problems_found(tmp_path):
     done = health("--root", str(tmp_path / "nonexistent"), "--format", "text", "--no-write", env=clean_env())
     assert done.returncode == 3 and "UNKNOWN" in done.stdout
     assert "No problems found" not in done.stdout and "is not a directory" in done.stdout
+
+
+def test_a_root_without_lifeos_names_the_tree_nearby(tmp_path):
+    home = tmp_path / "home"
+    tree = copy_demo(tmp_path)
+    home.mkdir()
+    tree.rename(home / ".claude")
+    guessed = run_cli(root=home)
+    assert guessed.code == 3 and f"a LifeOS tree is at {home / '.claude'}: use --root {home / '.claude'}" in guessed.stderr
+    forced = run_cli("--layout", "lifeos", root=home)
+    assert forced.code == 2 and forced.report["overall"] == "critical"
+    first = forced.report["findings"][0]
+    assert first["id"] == "memory-root-missing" and first["detail"]["path"] == str(home / "LIFEOS" / "MEMORY")
+    assert f"use --root {home / '.claude'}" in first["message"]
+    below = run_cli("--layout", "lifeos", root=home / ".claude" / "LIFEOS" / "MEMORY")
+    assert below.report["findings"][0]["detail"]["nearby"] == str(home / ".claude")
+    assert "memory-root-present" in run_cli(root=home / ".claude").report["ok_summary"]
+
+
+def test_statusline_and_history_say_a_root_does_not_exist(tmp_path):
+    missing = str(tmp_path / "nonexistent")
+    line = health("statusline", "--root", missing, env=clean_env())
+    assert line.returncode == 0 and "mem ? no such root /" in line.stdout and "no health run" not in line.stdout
+    history = health("history", "--root", missing, env=clean_env())
+    assert history.returncode == 3 and "does not exist" in history.stderr and "no run recorded" not in history.stdout
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "no health run" in health("statusline", "--root", str(empty), env=clean_env()).stdout  # a real root: as before

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from tests.health_support import clean_env, copy_demo, run_cli
 from tests.ops_support import health
@@ -88,3 +89,34 @@ def test_statusline_and_history_say_a_root_does_not_exist(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert "no health run" in health("statusline", "--root", str(empty), env=clean_env()).stdout  # a real root: as before
+
+
+def _verbose(root, *args):
+    return run_cli("--format", "text", "-v", *args, root=root)
+
+
+def test_findings_say_the_measured_value_the_limit_and_the_error(tmp_path):
+    from tests import health_scenarios as s
+
+    failing = copy_demo(tmp_path / "failing")
+    s.reviewer_failing(failing)
+    shown = _verbose(failing).stdout
+    table_row = next(line for line in shown.splitlines() if "reviewer-failing" in line and "│" in line)
+    assert re.search(r"│ 3 +│ 3 +│$", table_row)  # Measured and Threshold, as -v says
+    block = shown[shown.index("WARN reviewer-failing:"):]
+    assert "threshold: 3 (fixed by the rule, not configurable)" in block
+    assert "warns at 3 or more" in " ".join(block.split()) and "newest error:" in block
+    failed = copy_demo(tmp_path / "failed")
+    s.reviewer_failed(failed)
+    report = run_cli(root=failed).report
+    latest = next(f for f in report["findings"] if f["id"] == "reviewer-latest-failed")
+    assert " failed: " in latest["message"] and "is failed" not in latest["message"]
+    block = _verbose(failed).stdout
+    evidence = next(line for line in block.splitlines() if line.startswith("  evidence:"))
+    assert not evidence.startswith("  evidence:  reviewer evidence ok")
+    assert "(from the reviewer collector; its files: ok)" in " ".join(block.split())
+    malformed = copy_demo(tmp_path / "malformed")
+    s.reviewer_malformed_line(malformed)
+    message = next(f["message"] for f in run_cli(root=malformed).report["findings"]
+                   if f["id"] == "reviewer-latest-parse-failed")
+    assert "has 1 malformed line (line 3: " in message

@@ -122,7 +122,7 @@ def test_verbose_text_shows_evidence_threshold_source_and_the_explain_fix(tmp_pa
                   "--format", "text", "-v", "--threshold", "proposal_backlog=1")
     assert done.returncode == 1
     block = done.stdout[done.stdout.index("WARN proposal-backlog-high:"):]
-    assert "evidence:  proposals evidence ok;" in block and "measured=2" in block
+    assert "evidence:  measured=2" in block and "(from the proposals collector; its files: ok)" in block
     assert "threshold: proposal_backlog = 1 (cli --threshold)" in block
     explained = health("explain", "proposal-backlog-high").stdout
     fix = lookup("proposal-backlog-high").problem.fix

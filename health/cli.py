@@ -5,7 +5,7 @@ Called by the console script and health.__main__.
 `cortex-health [flags]` runs the check: exit 0 ok, 1 warn, 2 critical (or as --fail-on
 says); 3 when the auditor itself cannot run (bad usage, unusable root, internal error),
 still printing a report with overall "unknown" and the reason. Nothing escapes as a
-traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve)
+traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve, setup)
 hands over to that module instead. This module imports only os and sys at load time so
 the status line starts fast; everything else is imported where it is used.
 """
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 SUBCOMMANDS = {"statusline": "health.statusline", "gate": "health.gate", "history": "health.history",
                "explain": "health.explain", "fix": "health.fix",
-               "serve": "health.serve"}
+               "serve": "health.serve", "setup": "health.setup_snippets"}
 UNKNOWN_EXIT = 3
 
 

@@ -74,7 +74,11 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
         else:
             blocks.append("\n".join(explain_match(finding_id, match, thresholds)))
     if blocks:
-        stdout.write("\n\n".join(blocks) + "\n")
+        text = "\n\n".join(blocks)
+        if "O/" in text or "M/" in text:  # the catalogue's short forms, spelt out once
+            text += ("\n\nM/ is ROOT/LIFEOS/MEMORY and O/ is ROOT/LIFEOS/MEMORY/OBSERVABILITY (ROOT: the .claude "
+                     "folder, --root).")
+        stdout.write(text + "\n")
     for message in unknown:
         stderr.write(message + "\n")
     return 3 if unknown else 0

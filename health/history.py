@@ -54,7 +54,7 @@ def positive(text: str) -> int:
 
 def build_parser() -> Parser:
     parser = Parser(prog="cortex-health history", allow_abbrev=False,
-                    description="The last runs recorded in O/memory-health.jsonl, newest last.")
+                    description="The last runs recorded in ROOT/LIFEOS/MEMORY/OBSERVABILITY/memory-health.jsonl, newest last.")
     parser.add_argument("--root", help="audited ROOT (default: CORTEX_HEALTH_ROOT, CLAUDE_CONFIG_DIR, ~/.claude)")
     parser.add_argument("--last", type=positive, default=DEFAULT_LAST, metavar="N",
                         help=f"how many runs (default {DEFAULT_LAST})")

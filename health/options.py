@@ -106,7 +106,7 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
                         help="the memory layout to audit (default: CORTEX_HEALTH_LAYOUT, else auto-detect: "
                         "LIFEOS/ or context/AGENTS.md)")
     parser.add_argument("--index-manifest", help="index manifest path (default: CORTEX_INDEX_MANIFEST, "
-                        "else M/INDEX/index-manifest.json)")
+                        "else ROOT/LIFEOS/MEMORY/INDEX/index-manifest.json)")
 
 
 def add_output_options(parser: argparse.ArgumentParser, formats: Sequence[str]) -> None:
@@ -129,8 +129,8 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
     parser = Parser(prog="cortex-health", allow_abbrev=False,
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
-                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | serve "
-                    "(each has --help)")
+                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | serve | "
+                    "setup claude-code|systemd|cron|prometheus (each has --help)")
     parser.out = out
     add_check_options(parser)
     add_output_options(parser, formats)

@@ -30,7 +30,7 @@ SWITCHES = ("--refresh", "--ascii", "--print-command", "--help", "-h")
 HELP = """usage: cortex-health statusline [--root ROOT] [--max-age DURATION] [--now TIME] [--refresh [--timeout S]]
                                 [--ascii] [--prefix TEXT] [--print-command]
 
-Print one line about the newest published health report (O/memory-health.jsonl), e.g.
+Print one line about the newest published health report (ROOT/LIFEOS/MEMORY/OBSERVABILITY/memory-health.jsonl), e.g.
 `mem ✓ ok 4m`. Always exits 0 and never reads stdin.
 
   --root ROOT        audited ROOT (default: CORTEX_HEALTH_ROOT, CLAUDE_CONFIG_DIR, ~/.claude)

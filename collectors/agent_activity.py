@@ -17,6 +17,7 @@ from cortex.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.strictjson import parse_object
 from cortex.timestamps import parse_timestamp_ms
 from cortex.transcript import REVIEWER_PROJECT_MARK
+from cortex.transcript import transcript_folder as shared_folder
 from collectors.evidence import EvidenceStatus, FileState
 
 MAX_FILES = 10
@@ -40,10 +41,7 @@ def transcript_folder(root: str, environ) -> str:
     except (OSError, UnsafeFile):
         config = None
     chosen = config.get("transcript_dir") if isinstance(config, dict) else None
-    if isinstance(chosen, str) and chosen:
-        home = environ.get("HOME") or os.path.expanduser("~")
-        return os.path.abspath(os.path.join(home, chosen[2:]) if chosen.startswith("~/") else chosen)
-    return os.path.join(root, "projects")
+    return shared_folder(root, chosen if isinstance(chosen, str) else None, environ)  # the reviewer's own locator
 
 
 def newest_transcripts(folder: str) -> list[str]:

@@ -39,6 +39,7 @@ class TerminalRow:
     run_id: object
     failed: bool
     eat_cap: bool
+    error: object = None  # the row's `error` text (privacy-stripped, bounded), for the failing finding
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def collect(layout: Layout) -> ReviewerEvidence:
 
     def visit(line: int, row: dict) -> None:
         last[0] = (line, row)
-        history.append(TerminalRow(line, brief(row.get("runId")), is_failure(row), carries_eat_cap(row)))
+        history.append(TerminalRow(line, brief(row.get("runId")), is_failure(row), carries_eat_cap(row),
+                                   brief(row.get("error"))))
 
     scan = scan_jsonl(layout.evidence(LOG_NAME), visit, anchor=layout.memory)
     latest = latest_row_of(*last[0]) if last[0] else None

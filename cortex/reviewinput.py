@@ -1,8 +1,8 @@
 """Reviewer stage: what a review looks at — the transcript, its exchanges, the hot-memory snapshot and the prompt; used by the reviewer.
 
 The transcript is the one given (--input, or the Stop hook's transcript_path), else the
-newest *.jsonl under the configured transcript folder (default ~/.claude/projects, or
-$CLAUDE_CONFIG_DIR/projects). "Nothing to review" (no transcript, no complete exchange) is
+newest *.jsonl under the configured transcript folder (default ROOT/projects, ROOT being the
+folder that holds the memory root's LIFEOS/, as the auditor locates it). "Nothing to review" (no transcript, no complete exchange) is
 a reason, not an error: the run ends as a skip.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ from cortex.layout import HOT_LABELS
 from cortex.reviewconfig import ReviewConfig
 from cortex.reviewprompt import Snapshot, build_prompt
 from cortex.reviewstate import is_safe_session
-from cortex.transcript import Exchange, check_transcript, newest_transcript, recent_exchanges
+from cortex.transcript import Exchange, check_transcript, newest_transcript, recent_exchanges, transcript_folder
 from cortex.writecontext import WriteContext
 
 
@@ -28,13 +28,8 @@ class ReviewRequest:
     dry_run: bool
 
 
-def transcript_dir(config: ReviewConfig, environ) -> str:
-    home = environ.get("HOME") or os.path.expanduser("~")
-    if config.transcript_dir:
-        chosen = config.transcript_dir
-        return os.path.abspath(os.path.join(home, chosen[2:]) if chosen.startswith("~/") else chosen)
-    claude = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
-    return os.path.join(os.path.abspath(claude), "projects")
+def transcript_dir(ctx: WriteContext, config: ReviewConfig, environ) -> str:
+    return transcript_folder(ctx.layout.root, config.transcript_dir, environ)
 
 
 def session_of(transcript: str) -> str | None:
@@ -67,7 +62,7 @@ def gather(ctx: WriteContext, config: ReviewConfig, request: ReviewRequest, envi
     if request.transcript is not None:
         transcript = check_transcript(request.transcript)
     else:
-        folder = transcript_dir(config, environ)
+        folder = transcript_dir(ctx, config, environ)
         transcript = newest_transcript(folder)
         if transcript is None:
             return Material(None, [], None, f"no transcript found under {folder}")

@@ -43,6 +43,17 @@ class Exchange:
     assistant: str
 
 
+def transcript_folder(root: str, configured: str | None, environ) -> str:
+    """Where the agent's transcripts are: `transcript_dir` when configured (`~/` expanded), else ROOT/projects.
+
+    ROOT is the agent's config folder holding LIFEOS/ (the one locator of the reviewer and the auditor).
+    """
+    if configured:
+        home = environ.get("HOME") or os.path.expanduser("~")
+        return os.path.abspath(os.path.join(home, configured[2:]) if configured.startswith("~/") else configured)
+    return os.path.join(os.path.abspath(root), "projects")
+
+
 def newest_transcript(directory: str) -> str | None:
     """The most recently modified *.jsonl in `directory` or one folder below it (symlinks skipped)."""
     best: tuple[int, str] | None = None

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks, observability, proposals,
-                        retrieval, review_cadence, review_state, reviewer, reviewer_lifecycle)
+from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
+                        memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
+                        reviewer_lifecycle)
 from collectors.runner import Collector
 from collectors.dense_context import access_log as dc_access_log
 from collectors.dense_context import atoms as dc_atoms
@@ -26,6 +27,7 @@ from health.catalogue import dispatch_failures as dispatch_failures_entries
 from health.catalogue import heartbeats as heartbeats_entries
 from health.catalogue import install as install_entries
 from health.catalogue import locks as locks_entries
+from health.catalogue import memory_root as memory_root_entries
 from health.catalogue import review_cadence as review_cadence_entries
 from health.catalogue import reviewer_lifecycle as reviewer_lifecycle_entries
 from health.catalogue import health_history as health_history_entries
@@ -42,6 +44,7 @@ from health.rules import dispatch_failures as dispatch_failures_rule
 from health.rules import heartbeats as heartbeats_rule
 from health.rules import install as install_rule
 from health.rules import locks as locks_rule
+from health.rules import memory_root as memory_root_rule
 from health.rules import review_cadence as review_cadence_rule
 from health.rules import reviewer_lifecycle as reviewer_lifecycle_rule
 from health.rules import health_history as health_history_rule
@@ -80,6 +83,7 @@ def row(name: str, collect, judge: Judge, entries: tuple[Check, ...]) -> CheckRo
 
 
 CHECKS: tuple[CheckRow, ...] = (
+    row("memory_root", memory_root.collect, memory_root_rule.judge, memory_root_entries.CHECKS),  # the rest read below it
     row("install", install.collect, install_rule.judge, install_entries.CHECKS),
     row("heartbeats", heartbeats.collect, heartbeats_rule.judge, heartbeats_entries.CHECKS),
     row("reviewer", reviewer.collect, reviewer_rule.judge, reviewer_entries.CHECKS),

@@ -5,7 +5,7 @@ Called by the console script and health.__main__.
 `cortex-health [flags]` runs the check: exit 0 ok, 1 warn, 2 critical (or as --fail-on
 says); 3 when the auditor itself cannot run (bad usage, unusable root, internal error),
 still printing a report with overall "unknown" and the reason. Nothing escapes as a
-traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve)
+traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve, setup)
 hands over to that module instead. This module imports only os and sys at load time so
 the status line starts fast; everything else is imported where it is used.
 """
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 SUBCOMMANDS = {"statusline": "health.statusline", "gate": "health.gate", "history": "health.history",
                "explain": "health.explain", "fix": "health.fix",
-               "serve": "health.serve"}
+               "serve": "health.serve", "setup": "health.setup_snippets"}
 UNKNOWN_EXIT = 3
 
 
@@ -113,8 +113,11 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
         options, output = parse(argv, environ, tty, stdout, checks)
     except SystemExit as done:  # --help printed its text
         return int(done.code or 0)
-    except UsageError as error:
-        return fail(f"usage: {error}", stdout, stderr)
+    except UsageError as error:  # in the format asked for (text on a terminal), JSON when that cannot be told
+        from health.options import Output, requested_format
+
+        wanted = requested_format(argv, environ, tty)
+        return fail(f"usage: {error}", stdout, stderr, output=Output(wanted) if wanted == "text" else None)
     except Exception as error:  # noqa: BLE001
         return fail(f"internal error: {type(error).__name__}: {error}", stdout, stderr)
     if output.list_checks:

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from health.catalogue import Check, Match
 from health.catalogue.find import checks, known_ids, lookup
 from health.checks import LAYOUTS, names
-from reports.units import human_value
+from reports.units import threshold_value
 from thresholds.defaults import BY_NAME
 from thresholds.sources import EffectiveThresholds, resolve
 
@@ -28,8 +28,9 @@ def threshold_text(name: str | None, thresholds: EffectiveThresholds) -> str:
         return "none (a state check, not a comparison)"
     item = thresholds.get(name)
     origin = f" {item.origin}" if item.origin else ""
-    return (f"{name} = {human_value(item.value, item.unit)} ({item.source.value}{origin}); "
-            f"set it with {BY_NAME[name].env} or --threshold {name}=VALUE")
+    example = {"ms": "VALUE (ms, or 90s/30m/2h/7d)", "bytes": "VALUE (bytes, or 10KB/256MiB)"}.get(item.unit, "VALUE")
+    return (f"{name} = {threshold_value(item.value, item.unit)} ({item.source.value}{origin}); "
+            f"set it with {BY_NAME[name].env} or --threshold {name}={example}")
 
 
 def explain_match(finding_id: str, match: Match, thresholds: EffectiveThresholds) -> list[str]:
@@ -73,7 +74,11 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
         else:
             blocks.append("\n".join(explain_match(finding_id, match, thresholds)))
     if blocks:
-        stdout.write("\n\n".join(blocks) + "\n")
+        text = "\n\n".join(blocks)
+        if "O/" in text or "M/" in text:  # the catalogue's short forms, spelt out once
+            text += ("\n\nM/ is ROOT/LIFEOS/MEMORY and O/ is ROOT/LIFEOS/MEMORY/OBSERVABILITY (ROOT: the .claude "
+                     "folder, --root).")
+        stdout.write(text + "\n")
     for message in unknown:
         stderr.write(message + "\n")
     return 3 if unknown else 0
@@ -115,7 +120,7 @@ def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: T
             lines.append(("" if current is None else "\n") + group)
             current = group
         limit = row["threshold"]
-        shown = "" if limit is None else (f"{limit['name']} = {human_value(limit['value'], limit['unit'])}"
+        shown = "" if limit is None else (f"{limit['name']} = {threshold_value(limit['value'], limit['unit'])}"
                                           f" ({limit['source']})")
         lines.append(f"  {row['id']:<{width}}  {row['severity']:<8}  {row['check']:<28}  {shown}".rstrip())
     lines.append("\n{collector} is any collector name; {label} is " + "principal or da; {path} a path under "

@@ -27,9 +27,13 @@ def critical(id: str, message: str, **detail: Any) -> Finding:
 
 
 def line_list(malformed: tuple, total: int) -> str:
+    """`1 malformed line (line 3: invalid JSON)`, `3 malformed lines (lines 3, 5, 9; line 3: invalid JSON)`."""
     shown = ", ".join(str(item.line) for item in malformed)
     more = total - len(malformed)
-    return shown + (f" and {more} more" if more > 0 else "")
+    where = ("line " if total == 1 else "lines ") + shown + (f" and {more} more" if more > 0 else "")
+    first = f"; line {malformed[0].line}: {malformed[0].reason}" if malformed and total > 1 else (
+        f": {malformed[0].reason}" if malformed else "")
+    return f"{total} malformed line{'' if total == 1 else 's'} ({where}{first})"
 
 
 def malformed_detail(malformed: tuple, total: int) -> dict[str, Any]:

@@ -54,7 +54,7 @@ def positive(text: str) -> int:
 
 def build_parser() -> Parser:
     parser = Parser(prog="cortex-health history", allow_abbrev=False,
-                    description="The last runs recorded in O/memory-health.jsonl, newest last.")
+                    description="The last runs recorded in ROOT/LIFEOS/MEMORY/OBSERVABILITY/memory-health.jsonl, newest last.")
     parser.add_argument("--root", help="audited ROOT (default: CORTEX_HEALTH_ROOT, CLAUDE_CONFIG_DIR, ~/.claude)")
     parser.add_argument("--last", type=positive, default=DEFAULT_LAST, metavar="N",
                         help=f"how many runs (default {DEFAULT_LAST})")
@@ -167,7 +167,11 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
         return 3
     except SystemExit as done:  # --help
         return int(done.code or 0)
-    path = health_log_path(resolve_root(args.root, environ))
+    root = resolve_root(args.root, environ)
+    if not os.path.isdir(root):  # a typo in --root is not "no run recorded yet": the auditor cannot run (exit 3)
+        stderr.write(f"cortex-health history: root {root} does not exist (or is not a directory)\n")
+        return 3
+    path = health_log_path(root)
     if args.verify:
         from health.history_verify import run_verify
 

@@ -26,6 +26,10 @@ def choose(requested: str | None, root: str) -> str:
         return "lifeos"  # nothing to tell from; the audit itself reports the missing root
     found, what = detect(root)
     if found is None:
-        raise LayoutError(f"usage: cannot tell the layout: {what}; choose one with --layout lifeos|dense-context "
-                          "(or CORTEX_HEALTH_LAYOUT)")
+        from collectors.memory_root import nearby_tree
+
+        nearby = nearby_tree(root)
+        hint = f"; a LifeOS tree is at {nearby}: use --root {nearby}" if nearby else ""
+        raise LayoutError(f"usage: cannot tell the layout: {what}{hint}; or choose one with --layout "
+                          "lifeos|dense-context (or CORTEX_HEALTH_LAYOUT)")
     return found

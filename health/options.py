@@ -28,7 +28,19 @@ class Parser(argparse.ArgumentParser):
     out: TextIO | None = None  # where --help goes (the injected stdout)
 
     def error(self, message: str) -> NoReturn:  # argparse would print usage and exit 2
-        raise UsageError(message)
+        raise UsageError(message + self.suggestion(message))
+
+    def suggestion(self, message: str) -> str:
+        """`; did you mean --format?` for the first unrecognized option close to a known one."""
+        if not message.startswith("unrecognized arguments:"):
+            return ""
+        known = [flag for action in self._actions for flag in action.option_strings if flag.startswith("--")]
+        for word in message.split(":", 1)[1].split():
+            if word.startswith("--"):
+                hint = closest(word.partition("=")[0], known, 0.75)  # `--bogus` is not `--verbose`
+                if hint:
+                    return hint
+        return ""
 
     def print_help(self, file: TextIO | None = None) -> None:
         super().print_help(file or self.out)
@@ -45,10 +57,24 @@ class Output:
 
 
 def threshold_pair(text: str) -> tuple[str, str]:
+    """NAME=VALUE with a known NAME (a misspelt one is a usage error naming the closest; values are judged later)."""
     name, sep, value = text.partition("=")
     if not sep or not name:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    from thresholds.defaults import BY_ALIAS, BY_NAME
+
+    if name.strip() not in BY_NAME and name.strip() not in BY_ALIAS:
+        raise argparse.ArgumentTypeError(f"unknown threshold {name.strip()!r}{closest(name.strip(), BY_NAME)}; "
+                                         f"known: {', '.join(BY_NAME)}")
     return name.strip(), value
+
+
+def closest(word: str, known: Sequence[str], cutoff: float = 0.6) -> str:
+    """`; did you mean X?` for the nearest known spelling, or ''."""
+    import difflib
+
+    near = difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
+    return f"; did you mean {near[0]}?" if near else ""
 
 
 def name_list(text: str) -> list[str]:
@@ -80,7 +106,7 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
                         help="the memory layout to audit (default: CORTEX_HEALTH_LAYOUT, else auto-detect: "
                         "LIFEOS/ or context/AGENTS.md)")
     parser.add_argument("--index-manifest", help="index manifest path (default: CORTEX_INDEX_MANIFEST, "
-                        "else M/INDEX/index-manifest.json)")
+                        "else ROOT/LIFEOS/MEMORY/INDEX/index-manifest.json)")
 
 
 def add_output_options(parser: argparse.ArgumentParser, formats: Sequence[str]) -> None:
@@ -103,8 +129,8 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
     parser = Parser(prog="cortex-health", allow_abbrev=False,
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
-                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | serve "
-                    "(each has --help)")
+                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | serve | "
+                    "setup claude-code|systemd|cron|prometheus (each has --help)")
     parser.out = out
     add_check_options(parser)
     add_output_options(parser, formats)
@@ -155,6 +181,19 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: t
         no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=manifest,
         selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile, layout=layout,
     )
+
+
+def requested_format(argv: Sequence[str], environ: Mapping[str, str], tty: bool) -> str:
+    """The format a command line asks for, read without the parser (for reporting its usage error)."""
+    if "--json" in argv:  # JSON whenever it was asked for at all: a script reads it
+        return "json"
+    chosen = None
+    for i, word in enumerate(argv):
+        if word == "--format" and i + 1 < len(argv):
+            chosen = argv[i + 1]
+        elif word.startswith("--format="):
+            chosen = word.partition("=")[2]
+    return chosen or default_format(environ, tty)
 
 
 def default_format(environ: Mapping[str, str], tty: bool) -> str:

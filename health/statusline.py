@@ -32,7 +32,7 @@ SWITCHES = ("--refresh", "--ascii", "--print-command", "--help", "-h")
 HELP = """usage: cortex-health statusline [--root ROOT] [--max-age DURATION] [--now TIME] [--refresh [--timeout S]]
                                 [--ascii] [--prefix TEXT] [--print-command]
 
-Print one line about the newest published health report (O/memory-health.jsonl), e.g.
+Print one line about the newest published health report (ROOT/LIFEOS/MEMORY/OBSERVABILITY/memory-health.jsonl), e.g.
 `mem ✓ ok 4m`. Always exits 0 and never reads stdin.
 
   --root ROOT        audited ROOT (default: CORTEX_HEALTH_ROOT, CLAUDE_CONFIG_DIR, ~/.claude)
@@ -138,6 +138,8 @@ def status(argv: list[str], environ) -> str:
         return line(CLOCK_INVALID, ascii=ascii_marks, prefix=prefix)
     now = supplied[2] if supplied is not None and supplied[2] is not None else wall_clock_ms()
     root = resolve_root(options.get("--root"), environ)
+    if not os.path.isdir(root):  # a typo in --root is not "no health run"
+        return line(None, ascii=ascii_marks, prefix=prefix, problem=f"no such root {root}")
     if options.get("--refresh"):
         document, problem = refreshed(root, options, environ)
     else:

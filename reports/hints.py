@@ -10,19 +10,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from health.catalogue.find import lookup
-from reports.units import human_value
+from reports.units import human_value, threshold_value
 
 MAX_VALUE = 160
 
 
 def threshold_text(name: str, entry: Mapping[str, Any] | None) -> str:
-    """`retrieval_stale_ms = 24.0 h (env CORTEX_RETRIEVAL_STALE_MS)` from a report's threshold entry."""
+    """`retrieval_stale_ms = 1d (86400000 ms) (env CORTEX_RETRIEVAL_STALE_MS)` from a report's threshold entry."""
     if not entry:
         return f"{name} (not in this report)"
     source = entry.get("source", "?")
     origin = entry.get("origin")
     where = f"{source} {origin}" if origin else str(source)
-    return f"{name} = {human_value(entry.get('value'), entry.get('unit'))} ({where})"
+    return f"{name} = {threshold_value(entry.get('value'), entry.get('unit'))} ({where})"
 
 
 def detail_text(detail: Mapping[str, Any]) -> str:
@@ -46,12 +46,17 @@ def finding_block(finding: Mapping[str, Any], document: Mapping[str, Any]) -> li
     match = lookup(finding["id"])
     collector = match.collector if match else None
     evidence = (document.get("evidence") or {}).get(collector or "", {})
-    status = f"{collector} evidence {evidence.get('status', 'absent')}; " if collector else ""
+    # The collector's status says whether it could read its files, not whether the finding is good: it goes last.
+    source = f" (from the {collector} collector; its files: {evidence.get('status', 'absent')})" if collector else ""
+    detail = finding.get("detail") or {}
     lines = [f"{finding['severity'].upper()} {finding['id']}: {finding['message']}",
-             f"  evidence:  {status}{detail_text(finding.get('detail') or {})}"]
+             f"  evidence:  {detail_text(detail)}{source}"]
     name = match.problem.threshold if match and match.problem else None
     if name:
         lines.append(f"  threshold: {threshold_text(name, (document.get('thresholds') or {}).get(name))}")
+    elif "threshold" in detail:  # a limit fixed in the rule (reviewer-failing's 3): the table shows it too
+        lines.append(f"  threshold: {human_value(detail['threshold'], detail.get('unit'))} (fixed by the rule, "
+                     "not configurable)")
     else:
         lines.append("  threshold: none (a state check, not a comparison)")
     fix = match.problem.fix if match and match.problem else "No catalogue entry for this id; read its message."

@@ -9,7 +9,7 @@ from typing import Any
 
 from health.findings import human_ms
 
-__all__ = ["human_bytes", "human_ms", "human_value"]
+__all__ = ["human_bytes", "human_ms", "human_value", "threshold_value"]
 
 
 def human_bytes(size: float) -> str:
@@ -27,3 +27,12 @@ def human_value(value: Any, unit: str | None) -> str:
     if unit == "bytes" and isinstance(value, (int, float)):
         return human_bytes(value)
     return str(value)
+
+
+def threshold_value(value: Any, unit: str | None) -> str:
+    """A threshold in both forms, the short one first: `2h (7200000 ms)`, `256MiB (268435456 bytes)`, `46`."""
+    from thresholds.quantities import both_forms
+
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return str(value)
+    return both_forms(value, unit or "count")

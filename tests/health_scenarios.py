@@ -362,6 +362,18 @@ def config_negative(root):
     return ["--config", str(config)]
 
 
+def memory_tree_missing(root):
+    """ROOT without LIFEOS/MEMORY (LIFEOS/ still there, so the layout is LifeOS)."""
+    shutil.rmtree(root / "LIFEOS" / "MEMORY")
+
+
+def config_misspelt_name(root):
+    """A misspelt name in a config file stays a finding (on the command line it is a usage error)."""
+    config = root.parent / "health.json"
+    config.write_text('{"thresholds": {"retreival_stale_ms": 5}}')
+    return ["--config", str(config)]
+
+
 def config_not_json(root):
     config = root.parent / "health.json"
     config.write_text("proposal_backlog = 3\n")

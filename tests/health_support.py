@@ -57,7 +57,9 @@ def read_rows(path: Path) -> list[dict]:
 
 def clean_env(**extra: str) -> dict[str, str]:
     # GITHUB_*: under GitHub Actions the default format would be `github`, not JSON.
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CORTEX_", "CLAUDE_CONFIG_DIR", "GITHUB_"))}
+    # COLUMNS/LINES: xdist workers export 80x24, and the text format honours COLUMNS when piped.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("CORTEX_", "CLAUDE_CONFIG_DIR", "GITHUB_")) and k not in ("COLUMNS", "LINES")}
     env["PYTHONPATH"] = str(REPO)
     # The console scripts (cortex, cortex-health) sit next to this interpreter, as they are on
     # PATH after `pip install`: the install check resolves the demo's hook commands there.

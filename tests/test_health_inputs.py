@@ -49,7 +49,7 @@ def test_invalid_values_keep_the_previous_value_in_force():
     assert effective["retrieval_stale_ms"] == 86_400_000
     reasons = {(p.name, p.source.value): p.reason for p in effective.problems}
     assert reasons == {
-        ("observability_max_bytes", "env"): "not a decimal number",
+        ("observability_max_bytes", "env"): "not a decimal number (a number of bytes or a size like 10KB, 256MiB, 1GiB)",
         ("proposal_backlog", "env"): "not greater than 0",
         ("retrieval_stale_ms", "cli"): "not greater than 0",
         ("observability_max_age_ms", "cli"): "not finite",

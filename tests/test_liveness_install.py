@@ -227,7 +227,7 @@ def test_new_ids_are_listed_and_explained(tmp_path):
                                 "settings-hook-absent:cortex recall", "hook-command-missing:Stop:cortex"],
                                env=clean_env(), capture_output=True, text=True)
     assert explained.returncode == 0
-    assert "hook-silent:fire (critical)" in explained.stdout and "hook_silence_ms = 30.0 min (default)" in explained.stdout
+    assert "hook-silent:fire (critical)" in explained.stdout and "hook_silence_ms = 30m (1800000 ms) (default)" in explained.stdout
     assert "settings-hook-absent:cortex recall (warn)" in explained.stdout
 
 

@@ -94,7 +94,7 @@ def test_explain_prints_meaning_causes_threshold_and_fix():
     assert done.returncode == 0
     stale = lookup("retrieval-stale").problem
     assert stale.meaning in done.stdout and stale.fix in done.stdout and stale.causes[0] in done.stdout
-    assert "retrieval_stale_ms = 2.0 h (env CORTEX_RETRIEVAL_STALE_MS)" in done.stdout
+    assert "retrieval_stale_ms = 2h (7200000 ms) (env CORTEX_RETRIEVAL_STALE_MS)" in done.stdout
     assert "cap-pressure:da (warn)" in done.stdout and "collector:  hot_memory" in done.stdout
 
 
@@ -104,12 +104,25 @@ def test_explain_unknown_id_exits_3_with_suggestions():
     assert "unknown id 'reviewr-stale'" in done.stderr and "reviewer-stale" in done.stderr
 
 
+def test_explain_accepts_every_id_list_checks_prints_and_concrete_instances():
+    listed = [row["id"] for row in json.loads(health("--list-checks", "--json").stdout)]
+    templated = [finding_id for finding_id in listed if "{" in finding_id]
+    assert "markers-corrupt:{label}" in templated and "hook-command-missing:{event}:{program}" in templated
+    concrete = ["markers-corrupt:principal", "hook-file-missing:MemoryTurnStart.hook.ts",
+                "dc-cap-exceeded:projects/x/STATUS.md", "retrieval-collector-error"]
+    done = health("explain", *templated, *concrete)
+    assert done.returncode == 0, done.stderr
+    for finding_id in templated + concrete:
+        assert f"\n{finding_id} (" in "\n" + done.stdout
+    assert "collector:  hot_memory" in done.stdout and "collector:  dc_caps" in done.stdout
+
+
 def test_verbose_text_shows_evidence_threshold_source_and_the_explain_fix(tmp_path):
     done = health("--root", str(copy_demo(tmp_path)), "--now", "2026-11-29T12:00:00Z", "--no-write",
                   "--format", "text", "-v", "--threshold", "proposal_backlog=1")
     assert done.returncode == 1
     block = done.stdout[done.stdout.index("WARN proposal-backlog-high:"):]
-    assert "evidence:  proposals evidence ok;" in block and "measured=2" in block
+    assert "evidence:  measured=2" in block and "(from the proposals collector; its files: ok)" in block
     assert "threshold: proposal_backlog = 1 (cli --threshold)" in block
     explained = health("explain", "proposal-backlog-high").stdout
     fix = lookup("proposal-backlog-high").problem.fix

@@ -125,8 +125,9 @@ def test_claude_code_snippets_are_valid_and_name_our_surfaces():
     assert set(commands) == {"settings.json", "statusline.json", "stop-gate.json"}
     every = [command for found in commands.values() for command in found]
     assert "cortex-health statusline" in every and "cortex-health gate --timeout 20" in every
-    assert any("LoadMemory.hook.ts" in c for c in commands["settings.json"])  # retrieval hook
-    assert any("MemoryReviewFire.hook.ts" in c for c in commands["settings.json"])  # cadence hook
+    # the cortex hooks the README documents, not LifeOS's bun .ts files
+    assert commands["settings.json"] == ["cortex-health statusline", "cortex hot render", "cortex recall --limit 5",
+                                         "cortex review fire", "cortex-health gate --timeout 20"]
 
 
 def test_the_snippet_commands_run_as_claude_code_runs_them(tmp_path):
@@ -157,3 +158,52 @@ def test_fast_statusline_command_runs_from_any_directory(tmp_path):
     done = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True, cwd=tmp_path, timeout=30,
                           env={"PATH": "/usr/bin:/bin", "CORTEX_HEALTH_NOW": NOW})
     assert (done.returncode, done.stdout, done.stderr) == (0, "mem ✓ ok <1m\n", "")
+
+
+def test_setup_prints_each_snippet_with_the_installed_scripts_absolute_paths(tmp_path):
+    from tests.ops_support import health
+
+    bin_dir = os.path.dirname(CONSOLE_SCRIPT)
+    done = health("setup", "claude-code", env=clean_env())
+    assert done.returncode == 0 and "next:" in done.stderr
+    settings = json.loads(done.stdout)
+    commands = [settings["statusLine"]["command"]] + [hook["command"] for groups in settings["hooks"].values()
+                                                      for group in groups for hook in group["hooks"]]
+    assert commands == [f"{bin_dir}/cortex-health statusline", f"{bin_dir}/cortex hot render",
+                        f"{bin_dir}/cortex recall --limit 5", f"{bin_dir}/cortex review fire",
+                        f"{bin_dir}/cortex-health gate --timeout 20"]
+    systemd = health("setup", "systemd", env=clean_env()).stdout
+    assert f"ExecStart={bin_dir}/cortex-health --format text --quiet" in systemd
+    assert systemd.count("# ==> ") == 3 and "OnCalendar=" in systemd
+    assert f"chronic {bin_dir}/cortex-health --format text -v" in health("setup", "cron", env=clean_env()).stdout
+    assert "CortexHealthCritical" in health("setup", "prometheus", env=clean_env()).stdout
+    wrong = health("setup", "clode", env=clean_env())
+    assert wrong.returncode == 3 and "did you mean claude-code?" in wrong.stderr
+
+
+def test_setup_write_never_overwrites(tmp_path):
+    from tests.ops_support import health
+
+    target = tmp_path / "settings.json"
+    assert health("setup", "claude-code", "--write", str(target), env=clean_env()).returncode == 0
+    assert json.loads(target.read_text())["hooks"]["Stop"]
+    target.write_text("{}")
+    again = health("setup", "claude-code", "--write", str(target), env=clean_env())
+    assert again.returncode == 3 and "already exists" in again.stderr and target.read_text() == "{}"
+    units = tmp_path / "units"
+    units.mkdir()
+    (units / "cortex-health.timer").write_text("mine")
+    refused = health("setup", "systemd", "--write", str(units), env=clean_env())
+    assert refused.returncode == 3 and sorted(p.name for p in units.iterdir()) == ["cortex-health.timer"]
+    (units / "cortex-health.timer").unlink()
+    assert health("setup", "systemd", "--write", str(units), env=clean_env()).returncode == 0
+    assert len(list(units.iterdir())) == 3
+
+
+def test_the_snippets_ship_inside_the_package():
+    import health
+
+    shipped = Path(health.__file__).parent / "contrib"
+    assert (shipped / "claude-code" / "settings.json").is_file() and (REPO / "contrib").resolve() == shipped
+    pyproject = (REPO / "pyproject.toml").read_text()
+    assert 'health = ["contrib/*/*"]' in pyproject

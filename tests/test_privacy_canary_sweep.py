@@ -148,6 +148,10 @@ def _sweep_health(sweep: Sweep) -> None:
     ids = sorted({finding["id"] for finding in json.loads(published.stdout or "{}").get("findings", [])})
     for finding_id in ids[:3] or ["retrieval-stale"]:
         health("explain", finding_id)
+    for target in ("claude-code", "systemd", "cron", "prometheus"):  # reads no tree, but joins the sweep all the same
+        health("setup", target)
+    health("setup", "claude-code", "--write", str(family.base / "setup-settings.json"))
+    family.extra_outputs.append(family.base / "setup-settings.json")
     _sweep_dashboard(sweep, env)
 
 

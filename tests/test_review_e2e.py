@@ -46,7 +46,7 @@ def audit(tree) -> tuple[int, dict]:
 
 def test_the_whole_loop_is_alive_and_the_auditor_says_so(tmp_path):
     tree = fresh_tree(tmp_path)
-    transcript = write_transcript(tree.home / ".claude" / "projects" / "-work" / "sess-e2e.jsonl", chat(4))
+    transcript = write_transcript(tree.root / "projects" / "-work" / "sess-e2e.jsonl", chat(4))
     fired = stop_hooks(tree, "sess-e2e", transcript, CORTEX_REVIEWER_COMMAND=program("curate"))
     assert [(f.code, f.stdout, f.stderr) for f in fired] == [(0, "", "")] * TURNS
     [row] = wait_for_runs(tree, 1)

@@ -112,11 +112,11 @@ def test_no_transcript_anywhere_is_a_skip_row_with_null_transcript(tree):
     assert review(tree, CORTEX_REVIEWER_COMMAND=program("curate")).code == 0
     [row] = runs(tree)
     assert row_class(row) is RowClass.SKIPPED and row["transcript"] is None
-    assert row["error"] == f"no transcript found under {tree.home / '.claude' / 'projects'}"
+    assert row["error"] == f"no transcript found under {tree.root / 'projects'}"
 
 
 def test_the_newest_transcript_is_reviewed_by_default(tree):
-    projects = tree.home / ".claude" / "projects"
+    projects = tree.root / "projects"
     old = write_transcript(projects / "-work-a" / "old.jsonl", chat(1))
     new = write_transcript(projects / "-work-b" / "new.jsonl", chat(2))
     mine = write_transcript(projects / "-x-MEMORY-OBSERVABILITY-reviewer-runs-2026" / "own.jsonl", chat(4))
@@ -207,3 +207,17 @@ def test_the_envelope_is_valid_and_names_the_run(tree):
     assert result.envelope["command"] == "review run"
     assert result.data["run_dir"] == f"LIFEOS/MEMORY/OBSERVABILITY/reviewer-runs/{result.data['runId']}"
     assert json.loads((run_dir(tree, result.data["row"]) / "dispatch.json").read_text())["results"][0]["ok"] is True
+
+
+def test_without_input_the_transcripts_are_found_below_the_root_not_in_home(tree):
+    """`cortex review run --root DIR` reads DIR/projects, the folder the auditor's activity check reads too."""
+    from collectors.agent_activity import transcript_folder
+
+    decoy = write_transcript(tree.home / ".claude" / "projects" / "-home" / "other-tree.jsonl", chat(3))
+    ours = write_transcript(tree.root / "projects" / "-work" / "ours.jsonl", chat(2))
+    os.utime(ours, (1, 1))  # older than the decoy: only the root decides
+    assert decoy.exists()
+    result = tree.cortex("review", "run", "--dry-run", "--root", str(tree.root), CORTEX_MEMORY_ROOT="")
+    assert result.code == 0, result.envelope
+    assert result.data["transcript"] == str(ours) and result.data["exchanges"] == 2
+    assert transcript_folder(str(tree.root), {"HOME": str(tree.home)}) == str(tree.root / "projects")

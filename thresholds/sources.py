@@ -17,6 +17,7 @@ from cortex.privatejson import KeyCollision, strip_private_json
 from cortex.safeio import UnsafeFile, read_bounded
 from cortex.numbers import ascii_decimal, digits_note
 from cortex.strictjson import parse_object
+from thresholds.quantities import HINTS, has_unit, quantity
 from thresholds.defaults import BY_ALIAS, BY_NAME, THRESHOLDS, ThresholdSpec
 
 MAX_CONFIG_BYTES = 1 << 20
@@ -61,12 +62,16 @@ class EffectiveThresholds:
         return next(item for item in self.values if item.name == name)
 
 
-def number_from(value: object) -> tuple[int | float | None, str | None]:
-    """(number, None) for a finite number > 0, else (None, reason). Integral values become ints."""
+def number_from(value: object, unit: str = "count") -> tuple[int | float | None, str | None]:
+    """(number, None) for a finite number > 0, else (None, reason). Integral values become ints.
+
+    A string for a `*_ms` or `*_bytes` threshold may carry a unit (`2h`, `256MiB`).
+    """
     if isinstance(value, str):
-        parsed = ascii_decimal(value.strip())
+        parsed = quantity(value, unit) if unit in HINTS else ascii_decimal(value.strip())
         if parsed is None:
-            return None, "not a decimal number" + digits_note(value)
+            hint = f" ({HINTS[unit]})" if unit in HINTS else ""
+            return None, "not a decimal number" + hint + digits_note(value)
         number: float = parsed
     elif type(value) in (int, float):
         try:
@@ -122,9 +127,10 @@ def resolve(environ: Mapping[str, str], *, config_path: str | None = None,
             if source is Source.CLI:
                 problems.append(ThresholdProblem(spec.name, raw, source, origin, f"a {spec.layout} threshold"))
             return
-        # A config file is JSON: a quoted "40" is a typo'd type, not a number.
-        number, reason = (None, "not a JSON number") if source is Source.CONFIG and isinstance(raw, str) \
-            else number_from(raw)
+        # A config file is JSON: a quoted "40" is a typo'd type, not a number; "2h" and "256MiB" are fine.
+        quoted_number = isinstance(raw, str) and not (spec.unit in HINTS and has_unit(raw))
+        number, reason = (None, "not a JSON number") if source is Source.CONFIG and quoted_number \
+            else number_from(raw, spec.unit)
         if reason:
             problems.append(ThresholdProblem(spec.name, raw, source, origin, reason))
             return

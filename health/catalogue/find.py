@@ -1,7 +1,8 @@
 """Help data: look a reported id up in the catalogue of the check list. Used by explain, -v and the formats.
 
-Literal ids and `{label}` ids (expanded for every hot-memory label) are found by one dict
-lookup; a `{collector}` id matches any lowercase collector name written with `-`; the other
+Literal ids, `{label}` ids (expanded for every hot-memory label) and templates as
+--list-checks prints them (`markers-corrupt:{label}`, for explain) are found by one dict lookup;
+a `{collector}` id matches any lowercase collector name written with `-`; the other
 slots (`{file}`, `{hook}`, `{event}`, `{program}`, `{path}`) match what they name (SLOTS).
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ def _index():
         entries: list[tuple[str, Problem | None]] = [(ok, None) for ok in check.ok]
         entries += [(problem.id, problem) for problem in check.problems]
         for template, problem in entries:
+            exact.setdefault(template, (check, problem, None))  # the template itself, as --list-checks prints it
             if _SLOT.search(template):
                 patterns.append((_pattern(template), check, problem))
             elif "{collector}" in template:

@@ -11,7 +11,8 @@ CHECKS = (
             f"No retrieval has been recorded: {LOG} is absent or has no rows, so nothing proves memory is read.",
             ("the retrieval hook (UserPromptSubmit) is not registered, or does not log",
              "a new install where no prompt has been submitted yet", "the log was rotated away"),
-            "Register the retrieval hook in settings.json (see contrib/claude-code) and submit a prompt; a row "
+            "Register the retrieval hook (`cortex recall`) in settings.json (`cortex-health setup claude-code` prints "
+            "the block) and submit a prompt; a row "
             f"appears in {LOG}.", threshold="retrieval_stale_ms"),
         Problem(
             "retrieval-evidence-malformed", "warn",

@@ -10,7 +10,8 @@ CHECKS = (
             "state-missing", "warn",
             f"{STATE} does not exist: the reviewer cadence hook has never run.",
             ("a new install", "the cadence Stop hook is not registered", "the file was deleted"),
-            "Register the cadence hook (see contrib/claude-code) and end a session; it creates the file."),
+            "Register the cadence hook (`cortex review fire` on Stop; `cortex-health setup claude-code` prints the "
+            "settings.json block) and end a session; it creates the file."),
         Problem(
             "state-corrupt", "critical",
             f"{STATE} cannot be used: unreadable, not a JSON object, or last_review_at is not a valid timestamp.",

@@ -12,7 +12,8 @@ CHECKS = (
             ("the memory reviewer has never fired on this machine (a new install)",
              "the Stop hook that fires the reviewer is not registered in settings.json",
              "the log was rotated away or deleted"),
-            "Check that the reviewer's Stop hook is registered (see contrib/claude-code) and end a session "
+            "Check that the reviewer's Stop hook (`cortex review fire`) is registered in settings.json "
+            "(`cortex-health setup claude-code` prints the block), or run `cortex review run` once; end a session "
             f"normally; the next review appends a terminal row to {LOG}. If the log was rotated, restore its "
             "latest rows."),
         Problem(

@@ -21,7 +21,7 @@ def judge(ev: ProposalEvidence, ctx: Context) -> Iterator[Finding]:
         return
     if ev.malformed_total:
         yield warn("proposal-evidence-malformed",
-                   f"pending-proposals.jsonl has malformed lines ({line_list(ev.malformed, ev.malformed_total)}).",
+                   f"pending-proposals.jsonl has {line_list(ev.malformed, ev.malformed_total)}.",
                    path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
     else:
         yield ok("proposal-evidence-ok", f"{ev.rows} proposal rows read.", path=log.path)

@@ -23,7 +23,7 @@ def judge(ev: RetrievalEvidence, ctx: Context) -> Iterator[Finding]:
                    path=log.path, reason=log.reason)
     elif ev.malformed_total:
         yield warn("retrieval-evidence-malformed",
-                   f"memory-retrievals.jsonl has malformed lines ({line_list(ev.malformed, ev.malformed_total)}).",
+                   f"memory-retrievals.jsonl has {line_list(ev.malformed, ev.malformed_total)}.",
                    path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
     elif ev.latest is None:
         yield warn("retrieval-missing", "No retrieval evidence: memory-retrievals.jsonl has no rows.",

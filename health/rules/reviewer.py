@@ -29,7 +29,7 @@ def latest_run(ev: ReviewerEvidence, ctx: Context) -> Finding:
                         path=log.path, reason=log.reason)
     if ev.malformed_total:
         return critical("reviewer-latest-parse-failed",
-                        f"reviewer-runs.jsonl has malformed lines ({line_list(ev.malformed, ev.malformed_total)}); "
+                        f"reviewer-runs.jsonl has {line_list(ev.malformed, ev.malformed_total)}; "
                         "an older success cannot stand in for them.",
                         path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
     runs = ev.run_directories
@@ -59,8 +59,11 @@ def latest_run(ev: ReviewerEvidence, ctx: Context) -> Finding:
         return critical("reviewer-evidence-invalid", f"Latest reviewer row is invalid: {latest.problem}.",
                         reason=latest.problem, **where)
     if latest.classification in (RowClass.FAILED, RowClass.PARSE_FAILED, RowClass.TIMED_OUT):
+        what = {RowClass.FAILED: "failed", RowClass.PARSE_FAILED: "produced output that could not be parsed",
+                RowClass.TIMED_OUT: "timed out"}[latest.classification]
+        said = f": {latest.error}" if latest.error else " (its row holds no error text)"
         return critical(f"reviewer-latest-{latest.classification.value}",
-                        f"Latest reviewer run is {latest.classification.value}.", error=latest.error, **where)
+                        f"Latest reviewer run {latest.run_id} {what}{said}.", error=latest.error, **where)
     stale = ctx.thresholds["reviewer_stale_ms"]
     age = ctx.now_ms - latest.at_ms
     if age < 0:
@@ -84,8 +87,11 @@ def history(ev: ReviewerEvidence) -> Iterator[Finding]:
                        f"{len(capped)} of the last {runs} reviewer runs dropped a fact on EAT_CAP.",
                        runs=capped, measured=len(capped), unit="count")
     if len(failed) >= FAILING_RUNS:
-        yield warn("reviewer-failing", f"{len(failed)} of the last {runs} reviewer runs failed.",
-                   runs=failed, measured=len(failed), threshold=FAILING_RUNS, unit="count")
+        errors = [row.error for row in ev.history if row.failed and row.error]
+        said = f"; newest error: {errors[-1]}" if errors else ""
+        yield warn("reviewer-failing", f"{len(failed)} of the last {runs} reviewer runs failed (warns at "
+                   f"{FAILING_RUNS} or more){said}.", runs=failed, measured=len(failed), threshold=FAILING_RUNS,
+                   unit="count", error=errors[-1] if errors else None)
     if not capped and len(failed) < FAILING_RUNS:
         yield ok("reviewer-healthy", f"{len(failed)} of the last {runs} reviewer runs failed; none hit EAT_CAP.",
                  measured=len(failed), threshold=FAILING_RUNS, unit="count")

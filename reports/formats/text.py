@@ -1,7 +1,10 @@
 """Report stage format `text`: a readable rich table (severity, id, message, measured vs threshold).
 
 Chosen by the CLI on a terminal or with --format text. rich is imported here only. Without
-a terminal the table is plain text at a fixed width, which the golden-file tests compare.
+a terminal the table is plain text at a fixed width (120, or COLUMNS), which the golden-file
+tests compare. A finding id is never wrapped (it is what a user pastes into `explain`); below
+120 columns the empty Measured/Threshold columns are dropped; -v lines and the ok: list wrap at
+word boundaries with a hanging indent.
 With -v every finding also gets its evidence, its threshold and source, and the fix from
 the catalogue (reports.hints), the same text `cortex-health explain ID` prints.
 """
@@ -17,23 +20,71 @@ __all__ = ["human_bytes", "human_value", "render"]
 
 STYLE = {"critical": "bold red", "warn": "yellow", "ok": "green", "unknown": "magenta"}
 PLAIN_WIDTH = 120
+MIN_MESSAGE = 24  # narrower than this, the findings are a list instead of a table
 
 
-def findings_table(document: dict[str, Any]):
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(show_lines=False, expand=False)
-    for column in ("Severity", "ID", "Message", "Measured", "Threshold"):
-        table.add_column(column, overflow="fold")
+def finding_rows(document: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    rows = []
     for item in worst_first(document["findings"]):
         detail = item.get("detail") or {}
         unit = detail.get("unit")
+        rows.append((item["severity"], item["id"], item["message"], human_value(detail.get("measured"), unit),
+                     human_value(detail.get("threshold"), unit)))
+    return rows
+
+
+def findings_table(rows: list[tuple[str, str, str, str, str]], width: int = PLAIN_WIDTH):
+    """The table, or None when the ids (never wrapped) leave the message less than MIN_MESSAGE columns."""
+    from rich.table import Table
+    from rich.text import Text
+
+    columns = ["Severity", "ID", "Message", "Measured", "Threshold"]
+    keep = [i for i in range(5) if i < 3 or width >= PLAIN_WIDTH or any(row[i] for row in rows)]
+    fixed = sum(max([len(columns[i])] + [len(row[i]) for row in rows]) + 3 for i in keep if i != 2) + 4
+    if width - fixed < MIN_MESSAGE:
+        return None
+    table = Table(show_lines=False, expand=False)
+    for i in keep:  # only the message wraps
+        table.add_column(columns[i], no_wrap=i != 2, overflow="fold")
+    for row in rows:
         # Text, not markup: messages quote file content and may contain brackets.
-        table.add_row(Text(item["severity"].upper(), style=STYLE[item["severity"]]), Text(item["id"]),
-                      Text(item["message"]), Text(human_value(detail.get("measured"), unit)),
-                      Text(human_value(detail.get("threshold"), unit)))
+        cells = [Text(row[0].upper(), style=STYLE[row[0]]), *(Text(value) for value in row[1:])]
+        table.add_row(*(cells[i] for i in keep))
     return table
+
+
+def finding_list(rows: list[tuple[str, str, str, str, str]], width: int) -> list[tuple[str, str]]:
+    """The narrow layout: `SEVERITY id` on its own line, the message (and measured vs threshold) below it."""
+    lines = []
+    for severity, finding_id, message, measured, threshold in rows:
+        lines.append((f"{severity.upper()} {finding_id}", STYLE[severity]))  # a line of its own: never wrapped
+        limits = ", ".join(part for part in (measured and f"measured {measured}",
+                                             threshold and f"threshold {threshold}") if part)
+        lines.append((wrapped("  " + message + (f" ({limits})" if limits else ""), width, 2), ""))
+    return lines
+
+
+KEEP = "\ue000"  # stands for a space inside an id while wrapping (textwrap never breaks at it)
+
+
+def whole(finding_id: str) -> str:
+    return finding_id.replace(" ", KEEP)
+
+
+def wrapped(line: str, width: int, indent: int) -> str:
+    """`line` wrapped at word boundaries to `width`, continuation lines indented by `indent` (ids stay whole)."""
+    import textwrap
+
+    return textwrap.fill(line, width=max(width, indent + 20), subsequent_indent=" " * indent,
+                         break_long_words=False, break_on_hyphens=False).replace(KEEP, " ")
+
+
+def plain_width(environ: Mapping[str, str] | None) -> int:
+    """COLUMNS when it is a sane ASCII number (a narrow pipe, the tests), else PLAIN_WIDTH."""
+    from cortex.numbers import ascii_int
+
+    given = ascii_int((environ or {}).get("COLUMNS", "").strip(), 40, 1000)
+    return given or PLAIN_WIDTH
 
 
 def skipped(document: dict[str, Any]) -> list[str]:
@@ -46,27 +97,40 @@ def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose:
     from rich.console import Console
 
     console = Console(file=out, force_terminal=tty, color_system="auto" if tty else None,
-                      width=None if tty else PLAIN_WIDTH, highlight=False, emoji=False)
+                      width=None if tty else plain_width(environ), highlight=False, emoji=False)
+    width = console.width
     counts = document["counts"]
     overall = document["overall"]
     console.print(f"cortex-health [{STYLE.get(overall, 'bold')}]{overall.upper()}[/]  "
                   f"critical {counts['critical']}, warn {counts['warn']}, ok {counts['ok']}  "
                   f"at {document['ts']}", markup=True)
-    console.print(f"root: {document['root']}", markup=False)
+    console.print(f"root: {document['root'] or '(not resolved)'}", markup=False)
     if document["findings"]:
-        console.print(findings_table(document))
-    else:
+        rows = finding_rows(document)
+        table = findings_table(rows, width)
+        if table is not None:
+            console.print(table)
+        else:
+            for line, style in finding_list(rows, width):
+                console.print(line, style=style or None, markup=False, soft_wrap=True)
+    elif overall == "ok":
         console.print("No problems found.", markup=False)
+    else:  # an unknown verdict found nothing because it could not look
+        console.print("Nothing was checked: the verdict is unknown (see the reason below).", markup=False)
     if verbose:
         from reports.hints import finding_block
 
         for item in worst_first(document["findings"]):
             console.print("", markup=False)
-            for line in finding_block(item, document):
-                console.print(line, markup=False, soft_wrap=True)
+            for number, line in enumerate(finding_block(item, document)):
+                line = line.replace(item["id"], whole(item["id"]), 1) if number == 0 else line
+                indent = 2 if number == 0 else len(line) - len(line.lstrip()) + 11  # under the text after `fix:`
+                console.print(wrapped(line, width, indent), markup=False, soft_wrap=True)
     if skipped(document):
-        console.print("skipped (not checked): " + ", ".join(skipped(document)), markup=False, soft_wrap=True)
+        console.print(wrapped("skipped (not checked): " + ", ".join(skipped(document)), width, 4), markup=False,
+                      soft_wrap=True)
     if document["ok_summary"]:
-        console.print("ok: " + ", ".join(document["ok_summary"]), markup=False, soft_wrap=True)
+        console.print(wrapped("ok: " + ", ".join(map(whole, document["ok_summary"])), width, 4), markup=False,
+                      soft_wrap=True)
     if document.get("reason"):
         console.print(f"reason: {document['reason']}", markup=False)

@@ -31,8 +31,8 @@ def judge(ev: AccessEvidence, ctx: Context) -> Iterator[Finding]:
                        "running.", measured=lag, threshold=stale_after, unit="ms", **where)
         if item.malformed_total:
             problems += 1
-            yield warn(f"dc-access-log-malformed:{item.project}", f"{item.log}: {item.malformed_total} malformed "
-                       f"row(s) (line {line_list(item.malformed, item.malformed_total)}).",
+            yield warn(f"dc-access-log-malformed:{item.project}", f"{item.log}: "
+                       f"{line_list(item.malformed, item.malformed_total)}.",
                        **malformed_detail(item.malformed, item.malformed_total), **where)
         if item.active and 100 * item.stale_candidates / item.active > share:
             problems += 1

@@ -154,7 +154,7 @@ def test_failed_dispatch_items_are_kept_flagged_and_replayed(tmp_path):
     transcript = write_transcript(tree.home / "sess.jsonl", chat(2))
     done = tree.cortex("review", "run", "--input", str(transcript), CORTEX_REVIEWER_COMMAND=program("curate"),
                        CORTEX_LOCK_WAIT_MS="0")
-    assert done.code == 1 and "ELOCK_HELD" in done.error["message"]
+    assert done.code == 6 and "ELOCK_HELD" in done.error["message"]
     [row] = tree.rows("reviewer-runs.jsonl")
     kept = json.loads((tree.obs / "reviewer-runs" / row["runId"] / "failed-items.json").read_text())
     assert kept["runId"] == row["runId"] and [item["code"] for item in kept["items"]] == ["ELOCK_HELD"]

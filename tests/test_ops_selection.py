@@ -24,7 +24,7 @@ def test_only_runs_the_named_collectors_and_records_the_rest_as_skipped(tmp_path
     statuses = {name: item["status"] for name, item in report["evidence"].items()}
     assert statuses["retrieval"] == "ok" and statuses["review_state"] == "ok"
     assert {name for name, status in statuses.items() if status == "skipped"} == {
-        "reviewer", "proposals", "observability", "index", "hot_memory", "install", "heartbeats", "review_cadence", "reviewer_lifecycle", "dispatch_failures", "locks",
+        "reviewer", "proposals", "observability", "index", "hot_memory", "install", "heartbeats", "review_cadence", "reviewer_lifecycle", "dispatch_failures", "locks", "memory_root",
         "health_history"}
     assert "index-no-index-v1" not in report["ok_summary"] and "cortex-clock-valid" in report["ok_summary"]
 

@@ -29,9 +29,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from cortex.corpus import load_canonical_records  # noqa: E402
-from cortex.digest import canonical_corpus_digest  # noqa: E402
-from cortex.timestamps import iso_from_ms, parse_timestamp_ms  # noqa: E402
+from cortex.core.corpus import load_canonical_records  # noqa: E402
+from cortex.core.digest import canonical_corpus_digest  # noqa: E402
+from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms  # noqa: E402
 
 NOW = "2026-11-29T12:00:00Z"
 NOW_MS = parse_timestamp_ms(NOW)

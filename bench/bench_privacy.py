@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cortex import corpus  # noqa: E402
-from cortex.privacy import strip_private_content  # noqa: E402
+from cortex.core import corpus  # noqa: E402
+from cortex.core.privacy import strip_private_content  # noqa: E402
 
 TEXTS = {
     "title, no tag (fast path)": "Weekly review of the backup pipeline",

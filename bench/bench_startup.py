@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 NOW = "2026-11-29T12:00:00Z"
 NOW_S = 1796040000 - 3600  # an hour before NOW: the demo's files are fresh, as in the tests
 HEAVY = ("pydantic", "pydantic_core", "rich", "psutil", "yaml", "jsonschema", "hypothesis", "http.server",
-         "cortex.reviewer", "cortex.benchmark", "cortex.commands.benchmark", "concurrent.futures", "asyncio")
+         "cortex.review.reviewer", "cortex.benchmark", "cortex.commands.benchmark", "concurrent.futures", "asyncio")
 PACKAGES = ("cortex", "collectors", "thresholds", "health", "reports")
 GATE_PARENT_HEAVY = ("health.checks", "collectors")  # the gate's parent only parses and waits for its child
 

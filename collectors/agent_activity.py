@@ -13,11 +13,11 @@ import os
 from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error
-from cortex.safeio import UnsafeFile, open_regular, read_bounded
-from cortex.strictjson import parse_object
-from cortex.timestamps import parse_timestamp_ms
-from cortex.transcript import REVIEWER_PROJECT_MARK
-from cortex.transcript import transcript_folder as shared_folder
+from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
+from cortex.core.strictjson import parse_object
+from cortex.core.timestamps import parse_timestamp_ms
+from cortex.review.transcript import REVIEWER_PROJECT_MARK
+from cortex.review.transcript import transcript_folder as shared_folder
 from collectors.evidence import EvidenceStatus, FileState
 
 MAX_FILES = 10

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error
 from collectors.text import brief
-from cortex.privacy import strip_private_content
-from cortex.safeio import UnsafeFile, read_bounded
-from cortex.strictjson import parse_object
+from cortex.core.privacy import strip_private_content
+from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.strictjson import parse_object
 from collectors.evidence import EvidenceStatus, FileState
 
 MAX_SETTINGS_BYTES = 1 << 20

@@ -15,7 +15,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 
-from cortex.safeio import open_regular
+from cortex.core.safeio import open_regular
 from collectors.healthchain import Checkpoint, link_of
 
 BLOCK = 1 << 20

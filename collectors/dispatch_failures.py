@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from collectors.layout import Layout
 from cortex import layout as contract
 from cortex.reviewrows import run_id_ms
-from cortex.safeio import UnsafeFile, read_bounded
+from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState
 
 RUNS_DIR = "reviewer-runs"

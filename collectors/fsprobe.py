@@ -10,7 +10,7 @@ import errno
 import os
 import stat
 
-from cortex.safepaths import is_within
+from cortex.core.safepaths import is_within
 from collectors.evidence import EvidenceStatus, FileState
 
 

@@ -85,7 +85,7 @@ def parse_checkpoint(data: bytes) -> Checkpoint | str:
 
 def read_checkpoint(path: str) -> Checkpoint | str | None:
     """The checkpoint at `path`; None when there is none; a reason when it cannot be used."""
-    from cortex.safeio import read_bounded
+    from cortex.core.safeio import read_bounded
 
     try:
         data = read_bounded(path, MAX_CHECKPOINT_BYTES)

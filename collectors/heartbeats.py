@@ -17,9 +17,9 @@ from collectors.fsprobe import probe_file
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from collectors.text import brief
-from cortex.safeio import UnsafeFile, read_bounded, tail_lines
-from cortex.strictjson import parse_object
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.core.strictjson import parse_object
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
 HEARTBEAT_PARTS = (contract.STATE, contract.SURFACE_HEARTBEAT_FILE)

@@ -1,6 +1,6 @@
 """Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
 
-Called through the check list (health.checks). Parsing is cortex.hotmemory's (the one shared parser);
+Called through the check list (health.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
 this module only reads each file safely and keeps counts plus a bounded list of the
 entries the next curation write would silently drop.
 """
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
 from collectors.text import clip
-from cortex.hotinput import hot_text
-from cortex.hotmemory import check_markers, read_diagnostics
-from cortex.safeio import UnsafeFile, read_bounded
+from cortex.hot.hotinput import hot_text
+from cortex.hot.hotmemory import check_markers, read_diagnostics
+from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState
 
 MAX_HOT_BYTES = 1 << 20

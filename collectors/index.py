@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
 from collectors.text import brief
-from cortex.safeio import UnsafeFile, open_regular, read_bounded
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus
-from cortex.strictjson import parse_object
+from cortex.core.strictjson import parse_object
 
 MANIFEST_SCHEMA = "lifeos-cortex-index/v1"
 MANIFEST_KEYS = frozenset(["schema", "canonical_sha256", "index_path", "index_sha256", "indexed_at"])
@@ -93,8 +93,8 @@ def manifest_problem(manifest: dict) -> str | None:
 
 def canonical_digest(memory: str) -> tuple[str | None, int | None, str | None]:
     """(digest, record count, problem) of the canonical corpus under M."""
-    from cortex.corpus import load_canonical_records  # heavy and only needed with a manifest
-    from cortex.digest import canonical_corpus_digest
+    from cortex.core.corpus import load_canonical_records  # heavy and only needed with a manifest
+    from cortex.core.digest import canonical_corpus_digest
     from cortex.errors import CortexError
 
     try:

@@ -1,6 +1,6 @@
 """Collect stage: the streaming JSONL reader every log collector uses.
 
-Built on cortex.safeio.iter_lines, so memory stays bounded by one line (MAX_LINE_BYTES)
+Built on cortex.core.safeio.iter_lines, so memory stays bounded by one line (MAX_LINE_BYTES)
 whatever the file size. Every row must be one JSON object; anything else is a malformed
 line with its number and reason (over-long, invalid UTF-8, invalid JSON, NaN/Infinity,
 duplicate keys, not an object). Blank lines are not rows. Only the first
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cortex.safeio import UnsafeFile, iter_lines
+from cortex.core.safeio import UnsafeFile, iter_lines
 from collectors.fsprobe import describe_os_error, probe_file
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
-from cortex.strictjson import parse_object
+from cortex.core.strictjson import parse_object
 
 MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20

@@ -1,6 +1,6 @@
 """Collect stage: write locks, their holders and the lock event log. Called through health.checks.
 
-Stamp locks are the governed writers' `<file>.lock` ({pid, host, ts, token}, cortex.locks): the
+Stamp locks are the governed writers' `<file>.lock` ({pid, host, ts, token}, cortex.hot.locks): the
 two hot files' locks and every `*.lock` directly under O (review state, proposals). For each
 present lock the holder's liveness is measured: alive, gone (this host and provably dead:
 no such pid, a zombie, a reused pid; psutil, imported only when a lock exists) or
@@ -19,10 +19,10 @@ from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import contention_at_ms
-from cortex.locks import MAX_STAMP_BYTES, parse_stamp
-from cortex.safeio import UnsafeFile, read_bounded, tail_lines
-from cortex.strictjson import parse_object
-from cortex.timestamps import parse_timestamp_ms
+from cortex.hot.locks import MAX_STAMP_BYTES, parse_stamp
+from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.core.strictjson import parse_object
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
 EVENTS_LOG = contract.LOCKS_LOG
@@ -79,7 +79,7 @@ def holder_of(path: str, host: str) -> LockHolder | None:
     at_ms = parse_timestamp_ms(stamp["ts"])
     holder = "unverifiable"
     if stamp["host"] == host:
-        from cortex.liveness import process_is_gone  # psutil only when a lock is actually there
+        from cortex.core.liveness import process_is_gone  # psutil only when a lock is actually there
 
         holder = "gone" if process_is_gone(stamp["pid"], at_ms) else "alive"
     return LockHolder(name, path, stamp["pid"], brief(stamp["host"]), at_ms, True, holder)

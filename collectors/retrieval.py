@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
 from collectors.text import brief
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
 from cortex.layout import RETRIEVALS_LOG as LOG_NAME

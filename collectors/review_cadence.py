@@ -15,8 +15,8 @@ from cortex import layout as contract
 from collectors.reviewer_rows import RowClass, classify
 from cortex.evidencerows import is_count
 from collectors.text import brief
-from cortex.safeio import UnsafeFile, read_bounded, tail_lines
-from cortex.strictjson import parse_object
+from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.core.strictjson import parse_object
 from collectors.evidence import EvidenceStatus, FileState
 
 TAIL_ROWS = 50

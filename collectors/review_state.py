@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
 from collectors.text import brief
-from cortex.safeio import UnsafeFile, read_bounded
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
-from cortex.strictjson import parse_object
+from cortex.core.strictjson import parse_object
 from cortex.layout import REVIEW_STATE_FILE as FILE_NAME
 
 MAX_STATE_BYTES = 1 << 20

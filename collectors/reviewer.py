@@ -15,7 +15,7 @@ from collectors.jsonl import scan_jsonl
 from collectors.layout import Layout
 from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_failure, run_id_ms
 from collectors.text import brief
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
 

@@ -18,9 +18,9 @@ from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
-from cortex.safeio import UnsafeFile, read_bounded, tail_lines
-from cortex.strictjson import parse_object
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.core.strictjson import parse_object
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
 STARTS_LOG = contract.REVIEWER_STARTS_LOG
@@ -72,7 +72,7 @@ def holder_state(row: dict, this_host: str) -> str:
     pid, host = row.get("pid"), row.get("host")
     if type(pid) is not int or pid <= 0 or host != this_host:
         return "unverifiable"
-    from cortex.liveness import process_is_gone  # psutil, only when a start has no terminal row
+    from cortex.core.liveness import process_is_gone  # psutil, only when a start has no terminal row
 
     return "gone" if process_is_gone(pid, parse_timestamp_ms(row.get("ts"))) else "alive"
 

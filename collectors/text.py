@@ -2,13 +2,13 @@
 
 Evidence ends up in every memory-health.jsonl line, so a value copied from a row is a
 clipped scalar, never a whole nested object from an untrusted file, and a string crosses
-the privacy boundary (cortex.privacy) before it is clipped: a hand-edited log, state file
+the privacy boundary (cortex.core.privacy) before it is clipped: a hand-edited log, state file
 or hot file must not carry a private span into a report.
 """
 from __future__ import annotations
 
-from cortex.privacy import strip_private_content
-from cortex.strictjson import json_type
+from cortex.core.privacy import strip_private_content
+from cortex.core.strictjson import json_type
 
 MAX_TEXT = 300
 

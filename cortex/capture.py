@@ -13,10 +13,10 @@ from typing import Annotated, Callable, Optional, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictStr, ValidationError, model_validator
 
 from cortex.errors import InvalidInput
-from cortex.items import describe, require_coherent_window
-from cortex.jscompat import js_trim
-from cortex.privacy import strip_private_content
-from cortex.timestamps import parse_timestamp_ms
+from cortex.write.items import describe, require_coherent_window
+from cortex.core.jscompat import js_trim
+from cortex.core.privacy import strip_private_content
+from cortex.core.timestamps import parse_timestamp_ms
 
 T = TypeVar("T")
 

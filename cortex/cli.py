@@ -18,8 +18,8 @@ from typing import Mapping, Sequence, TextIO
 
 from cortex.errors import CortexError
 from cortex.invocation import CommandSpec, Invocation, find_command, parse_arguments
-from cortex.jsjson import dumps
-from cortex.safeio import write_quietly
+from cortex.core.jsjson import dumps
+from cortex.core.safeio import write_quietly
 
 
 def run(

@@ -1,4 +1,4 @@
-"""Evidence rows (stdlib only): strict row models of O/ logs; used by cortex.retrieval, collectors.retrieval and collectors.proposals.
+"""Evidence rows (stdlib only): strict row models of O/ logs; used by cortex.core.retrieval, collectors.retrieval and collectors.proposals.
 
 The memory-retrievals.jsonl row: the hook that writes it and the auditor that reads it
 share this shape, so they cannot drift apart: exactly ts, query_hash, returned_count,
@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 
-# pending-proposals.jsonl: the row model is cortex.proposalrows (pydantic, published as a schema);
+# pending-proposals.jsonl: the row model is cortex.write.proposalrows (pydantic, published as a schema);
 # the auditor counts pending rows with this stdlib predicate so it never loads pydantic.
 PROPOSAL_PENDING = "pending"
 PROPOSAL_STATUSES = (PROPOSAL_PENDING, "approved", "rejected")

@@ -6,7 +6,7 @@ item examples are real: a test submits each one through `cortex remember|propose
 """
 from __future__ import annotations
 
-from cortex.proposal_targets import PROPOSAL_TARGETS
+from cortex.write.proposal_targets import PROPOSAL_TARGETS
 
 # Command words that only name subcommands; `cortex review` alone lists them.
 GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("run", "fire", "replay"),

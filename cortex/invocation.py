@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, TextIO
 
 from cortex.errors import IntegrityError, InvalidInput
-from cortex.timestamps import now_ms, parse_timestamp_ms
+from cortex.core.timestamps import now_ms, parse_timestamp_ms
 from cortex.layout import KNOWLEDGE, LIFEOS, MEMORY_PARTS, OBSERVABILITY
 
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
@@ -94,7 +94,7 @@ class Invocation:
 
     def corpus(self):
         if "corpus" not in self._cache:
-            from cortex.corpus import enumerate_canonical_corpus
+            from cortex.core.corpus import enumerate_canonical_corpus
 
             root = self.requested_memory_root()
             try:

@@ -53,7 +53,7 @@ SURFACE_HEARTBEAT_FILE = "delta-surface-heartbeat"  # written by `cortex hot ren
 
 
 class Layout:
-    """All paths are lexical (aliases unresolved); `cortex.safepaths` pins them before use. Immutable."""
+    """All paths are lexical (aliases unresolved); `cortex.core.safepaths` pins them before use. Immutable."""
 
     __slots__ = ("memory_root",)
     memory_root: str

@@ -1,4 +1,4 @@
-"""Evidence rows (stdlib only): the reviewer-runs.jsonl row model; used by cortex.reviewruns and collectors.reviewer_rows.
+"""Evidence rows (stdlib only): the reviewer-runs.jsonl row model; used by cortex.review.reviewruns and collectors.reviewer_rows.
 
 The reviewer appends exactly one terminal row per run, in one of three shapes, and the
 auditor validates the same shapes with the same functions, so writer and reader cannot
@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from cortex.evidencerows import is_count, is_duration
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 
 SUCCESS_KEYS = frozenset(
     ["ts", "ok", "runId", "transcript", "exchanges", "inference_duration_ms", "parse_ok", "dispatch_summary"]

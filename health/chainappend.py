@@ -15,7 +15,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from cortex.safeio import open_regular
+from cortex.core.safeio import open_regular
 from collectors.chainverify import Verification, Walk, prefix_hash, verify
 from collectors.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint, splice
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from cortex.safeio import write_quietly
+from cortex.core.safeio import write_quietly
 
 TYPE_CHECKING = False  # typing and collections.abc cost milliseconds the status line does not have
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ UNKNOWN_EXIT = 3
 def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *, output: Output | None = None,
          options: Options | None = None, environ: Mapping[str, str] | None = None) -> int:
     """Print the overall-unknown report (in the chosen format when known) and return 3, whatever else is broken."""
-    from cortex.timestamps import now_ms
+    from cortex.core.timestamps import now_ms
     from reports.document import unknown_report
 
     document = unknown_report(reason, now_ms=now_ms(), root=root)

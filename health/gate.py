@@ -19,8 +19,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from cortex.numbers import ascii_decimal
-from cortex.safeio import write_quietly
+from cortex.core.numbers import ascii_decimal
+from cortex.core.safeio import write_quietly
 from health.options import Parser, UsageError, add_check_options, options_from
 from health.runoptions import Options
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from collectors.paths import health_log_path, resolve_root
-from cortex.numbers import ascii_digits, ascii_int
+from cortex.core.numbers import ascii_digits, ascii_int
 from health.options import Parser, UsageError
 from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, describe_open_error, parse_report
 

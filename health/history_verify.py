@@ -19,7 +19,7 @@ from reports.healthlog import describe_open_error, parse_report
 
 def _line_problems(path: str, numbers: list[int]) -> dict[int, str | None]:
     """For the listed line numbers: why each is not a report (None when it is one)."""
-    from cortex.safeio import iter_lines
+    from cortex.core.safeio import iter_lines
 
     wanted, found = set(numbers), {}
     if not wanted:

@@ -2,14 +2,14 @@
 textfile). Called by health.run on a normal run and by health.cli when the auditor cannot run.
 
 The auditor writes with the core's primitives, not its own: the line goes through
-cortex.durable.append_line (one O_APPEND write of a whole line, fsync) while holding the
-core's `<log>.lock` (cortex.locks: stamped, dead holders broken, waiting bounded), so
+cortex.core.durable.append_line (one O_APPEND write of a whole line, fsync) while holding the
+core's `<log>.lock` (cortex.hot.locks: stamped, dead holders broken, waiting bounded), so
 concurrent runs never interleave. Under the same lock the line gets its hash-chain link and
 the checkpoint is rewritten atomically after it (health.chainappend). Every copy goes through `write_copy`, the one writer:
 `destination_problem` refuses symlinks, directories, non-regular files, missing folders,
 anything inside a LIFEOS/ tree (the root's, reached by any alias, or any other: memory, hot
 files, reviewer config, locks) and the index manifest; then the copy is written with
-cortex.durable.replace_file (temp file in the same folder, fsync, rename, fsync the folder),
+cortex.core.durable.replace_file (temp file in the same folder, fsync, rename, fsync the folder),
 the target re-checked just before the rename so a symlink planted meanwhile is not replaced.
 Every failure is returned as a reason, never raised.
 """
@@ -21,11 +21,11 @@ from collections.abc import Callable
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
-from cortex.durable import append_line as durable_append
-from cortex.durable import replace_file
+from cortex.core.durable import append_line as durable_append
+from cortex.core.durable import replace_file
 from cortex.errors import CortexError
-from cortex.locks import acquire
-from cortex.safepaths import is_within
+from cortex.hot.locks import acquire
+from cortex.core.safepaths import is_within
 from health.chainappend import checkpoint_path, prepare
 
 LOCK_WAIT_MS = 5000

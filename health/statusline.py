@@ -19,8 +19,8 @@ if __name__ == "__main__":  # run as a script: make the packages beside health/ 
     sys.path.insert(0, os.path.dirname(_HERE))
 
 from collectors.paths import health_log_path, resolve_root  # noqa: E402
-from cortex.numbers import ascii_decimal  # noqa: E402
-from cortex.safeio import write_quietly  # noqa: E402
+from cortex.core.numbers import ascii_decimal  # noqa: E402
+from cortex.core.safeio import write_quietly  # noqa: E402
 from reports.formats.statusline import line  # noqa: E402
 from thresholds.clocksource import supplied_now  # noqa: E402
 
@@ -148,7 +148,7 @@ def status(argv: list[str], environ) -> str:
         document, problem = newest_report(health_log_path(root))
     age = None
     if document is not None:
-        from cortex.timestamps import parse_timestamp_ms
+        from cortex.core.timestamps import parse_timestamp_ms
 
         published = parse_timestamp_ms(document.get("ts"))
         age = None if published is None else now - published

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from thresholds.clock import Clock
 from health.model import Assessment, Overall, Severity, as_json
 from thresholds.sources import EffectiveThresholds

@@ -1,7 +1,7 @@
 """Report stage: read published reports back from the end of O/memory-health.jsonl.
 
 Used by the status line (the newest report) and by `cortex-health history` (the last N).
-Stdlib only. The log is opened with cortex.safeio.open_regular (non-blocking, regular files
+Stdlib only. The log is opened with cortex.core.safeio.open_regular (non-blocking, regular files
 only, never through a symlink) and read backwards in blocks from the size seen at open,
 so the cost depends on the lines asked for, never on the size of the log. A line longer
 than `max_line_bytes` is reported (as None) as soon as it is known to be too long and is
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 
-from cortex.safeio import UnsafeFile, open_regular
-from cortex.strictjson import parse_object
+from cortex.core.safeio import UnsafeFile, open_regular
+from cortex.core.strictjson import parse_object
 
 BLOCK = 64 * 1024
 MAX_LINE_BYTES = 1 << 20
@@ -88,7 +88,7 @@ class ReverseLines:
 
 def report_problem(row: dict) -> str | None:
     """Why a parsed line is not a cortex-health report, or None."""
-    from cortex.timestamps import parse_timestamp_ms
+    from cortex.core.timestamps import parse_timestamp_ms
 
     if row.get("schema") != SCHEMA:
         return f"schema is not {SCHEMA}"
@@ -121,7 +121,7 @@ def parse_report(raw: bytes | None, max_line_bytes: int = MAX_LINE_BYTES) -> dic
         return problem or row
     # A hand-edited or legacy line crosses the privacy boundary before the status line or the
     # history shows any of it (imported only here: the status line's start-up stays lean).
-    from cortex.privatejson import KeyCollision, strip_private_json
+    from cortex.core.privatejson import KeyCollision, strip_private_json
 
     try:
         return strip_private_json(row)

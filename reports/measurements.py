@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 
 
 @dataclass(frozen=True)

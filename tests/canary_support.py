@@ -150,7 +150,7 @@ def run_cortex_in_process(argv: list[str], env: dict, stdin: str = "") -> Output
     from contextlib import redirect_stderr, redirect_stdout
 
     from cortex.cli import run
-    from cortex.jsjson import dumps
+    from cortex.core.jsjson import dumps
 
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):

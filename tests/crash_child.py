@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 
-from cortex import checkpoints
+from cortex.core import checkpoints
 from cortex.cli import main
 
 

@@ -7,9 +7,9 @@ import os
 import shutil
 from pathlib import Path
 
-from cortex.corpus import load_canonical_records
-from cortex.digest import canonical_corpus_digest
-from cortex.timestamps import iso_from_ms
+from cortex.core.corpus import load_canonical_records
+from cortex.core.digest import canonical_corpus_digest
+from cortex.core.timestamps import iso_from_ms
 from tests.health_support import DAY_MS, HOUR_MS, NOW_MS, hot, jsonl, memory, obs
 
 MINUTE_MS = 60_000

@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "fixtures" / "demo"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from collectors.install import HOOK_FILES, TOOL_FILES
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from tests.health_support import NOW_MS, hot, memory, obs
 from tests.test_liveness_install import lifeos_native, transcript
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from reports.document import unknown_report
 from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs
 

@@ -11,7 +11,7 @@ import re
 import pytest
 from hypothesis import example, given, strategies as st
 
-from cortex.numbers import ascii_decimal, ascii_int
+from cortex.core.numbers import ascii_decimal, ascii_int
 from tests.cortex_helpers import base_env, cortex, md
 from tests.health_support import NOW, clean_env, copy_demo, run_cli
 from tests.review_support import hook

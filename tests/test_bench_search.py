@@ -9,7 +9,7 @@ import json
 import subprocess
 import sys
 
-from cortex.corpus import enumerate_canonical_corpus
+from cortex.core.corpus import enumerate_canonical_corpus
 from tests.cortex_helpers import ROOT
 
 SCRIPT = ROOT / "bench" / "bench_search.py"

@@ -14,8 +14,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from cortex.corpus import enumerate_canonical_corpus
-from cortex.digest import canonical_corpus_digest
+from cortex.core.corpus import enumerate_canonical_corpus
+from cortex.core.digest import canonical_corpus_digest
 from cortex.schemas import HERE, generated, render
 from tests.cortex_helpers import ROOT, base_env, cortex, jsonl, row
 
@@ -113,16 +113,16 @@ def test_provenance_names_the_production_functions_and_digests(demo_report):
     assert provenance["labels_path"] == str(DEMO_LABELS)
     assert provenance["command"] == ["cortex", "benchmark", "--labels", str(DEMO_LABELS), "--memory-root", str(DEMO), "--samples", "3"]
     assert provenance["output_path"] is None
-    expected = {"loader": "cortex.corpus.enumerate_canonical_corpus", "validity": "cortex.records.active_records",
-                "ranker": "cortex.search.rank_bm25", "card_builder": "cortex.search.to_card",
-                "tokenizer": "cortex.tokenize.unicode_terms", "digest": "cortex.digest.canonical_corpus_digest"}
+    expected = {"loader": "cortex.core.corpus.enumerate_canonical_corpus", "validity": "cortex.core.records.active_records",
+                "ranker": "cortex.core.search.rank_bm25", "card_builder": "cortex.core.search.to_card",
+                "tokenizer": "cortex.core.tokenize.unicode_terms", "digest": "cortex.core.digest.canonical_corpus_digest"}
     assert provenance["production"] == expected
     for dotted in list(expected.values()) + list(provenance["disclosure_paths"].values()):
         module, name = dotted.rsplit(".", 1)
         assert callable(getattr(importlib.import_module(module), name))
     import cortex.commands.read as read
 
-    assert read.rank_bm25 is importlib.import_module("cortex.search").rank_bm25  # the command's own ranker
+    assert read.rank_bm25 is importlib.import_module("cortex.core.search").rank_bm25  # the command's own ranker
 
 
 def test_cjk_set_recall_is_zero_under_ascii_and_at_least_point_nine_under_unicode():

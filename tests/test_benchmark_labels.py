@@ -9,7 +9,7 @@ import pytest
 
 from cortex.benchmark.labels import check_ids_exist, read_labels
 from cortex.errors import InvalidInput
-from cortex.tokenize import terms
+from cortex.core.tokenize import terms
 
 
 def load(path):

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from cortex.commands import registry
 from cortex.envelope import EXIT_CODES
 from cortex.helptext import COMMANDS, ITEM_EXAMPLES
-from cortex.notes import MAX_SLUG_CHARS, slugify
+from cortex.write.notes import MAX_SLUG_CHARS, slugify
 from tests.cortex_helpers import ROOT, base_env, cortex, jsonl, md, row
 from tests.write_support import make_tree, tree  # noqa: F401 (fixture)
 

@@ -6,7 +6,7 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from cortex.privacy import strip_private_content
+from cortex.core.privacy import strip_private_content
 from tests.cortex_helpers import cortex, jsonl, md, row, write
 
 CANARY = "zqxcanary7731"

@@ -8,10 +8,10 @@ from datetime import datetime
 import pytest
 from hypothesis import given, strategies as st
 
-from cortex.jscompat import js_len, js_number, js_number_to_string
-from cortex.jsjson import dumps
-from cortex.search import round6
-from cortex.timestamps import iso_from_ms, parse_timestamp_ms
+from cortex.core.jscompat import js_len, js_number, js_number_to_string
+from cortex.core.jsjson import dumps
+from cortex.core.search import round6
+from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
 
 
 @pytest.mark.parametrize("value, ms", [
@@ -84,7 +84,7 @@ _PLAIN = st.recursive(st.none() | st.booleans() | st.integers(-(2**53), 2**53) |
 
 @given(_PLAIN)
 def test_the_c_encoder_path_matches_dumps_on_float_free_values(value):
-    from cortex.jsjson import dumps_plain_utf8
+    from cortex.core.jsjson import dumps_plain_utf8
 
     assert dumps_plain_utf8(value) == dumps(value).encode("utf-8")
 

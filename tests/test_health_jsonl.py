@@ -7,7 +7,7 @@ import pytest
 
 from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
 from health.model import EvidenceStatus
-from cortex.strictjson import parse_object
+from cortex.core.strictjson import parse_object
 
 
 def scan(path, **kwargs):

@@ -12,7 +12,7 @@ MINUTE_MS = 60_000
 
 
 def iso(ms: int) -> str:
-    from cortex.timestamps import iso_from_ms
+    from cortex.core.timestamps import iso_from_ms
 
     return iso_from_ms(ms)
 

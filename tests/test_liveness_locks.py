@@ -12,7 +12,7 @@ from pathlib import Path
 
 from freezegun import freeze_time
 
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from tests.health_support import NOW, NOW_MS, clean_env, copy_demo, hot, obs, run_cli
 from tests.ops_support import audit_document
 

@@ -9,7 +9,7 @@ from tests.health_support import NOW_MS, clean_env, copy_demo, obs, run_cli
 
 
 def iso(ms: int) -> str:
-    from cortex.timestamps import iso_from_ms
+    from cortex.core.timestamps import iso_from_ms
 
     return iso_from_ms(ms)
 

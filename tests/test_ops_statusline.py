@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from tests import health_scenarios as s
 from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs
 from tests.ops_support import CONSOLE_SCRIPT, audit_document, health, health_log, json_lines, publish_runs, run_command

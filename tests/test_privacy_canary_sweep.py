@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from cortex.commands import registry
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from tests.canary_families import PLANTERS, SESSION, Family, new_family, stale_lock
 from tests.canary_support import (
     Output, cortex_flags, cortex_surfaces, health_surfaces, leak_report, run_cortex_in_process,
@@ -276,7 +276,7 @@ def test_every_command_sub_verb_flag_subcommand_and_format_is_swept(sweep: Sweep
 
 
 def test_saved_model_text_spells_out_escapes_but_not_escaped_backslashes():
-    from cortex.reviewruns import spelled_out
+    from cortex.review.reviewruns import spelled_out
 
     assert spelled_out(r'{"a": "\u003cprivate\u003ex\u003c/private\u003e"}') == '{"a": "<private>x</private>"}'
     assert spelled_out(r'"\\u003c \u0022 \u000a \ud83d\ude00"') == r'"\\u003c \u0022 \u000a \ud83d\ude00"'
@@ -285,8 +285,8 @@ def test_saved_model_text_spells_out_escapes_but_not_escaped_backslashes():
 
 def test_a_config_key_with_a_private_span_is_never_quoted(tmp_path):
     from cortex.invocation import Invocation
-    from cortex.reviewconfig import ConfigError, load_config
-    from cortex.writecontext import WriteContext
+    from cortex.review.reviewconfig import ConfigError, load_config
+    from cortex.write.writecontext import WriteContext
     from tests.write_support import make_tree
 
     tree = make_tree(tmp_path, subprocess_init=False)
@@ -302,7 +302,7 @@ def test_a_config_key_with_a_private_span_is_never_quoted(tmp_path):
 
 
 def test_decoded_json_loses_private_spans_in_keys_and_strings_and_refuses_collisions():
-    from cortex.privatejson import KeyCollision, strip_private_json
+    from cortex.core.privatejson import KeyCollision, strip_private_json
 
     value = {"a<private>k</private>": ["x\u003cprivate>v</private>y", 1, None], "b": {"c": "<private>z</private>"}}
     assert strip_private_json(value) == {"a": ["xy", 1, None], "b": {"c": ""}}

@@ -11,9 +11,9 @@ from hypothesis import given, settings, strategies as st
 
 # No per-example deadline: the machine is shared and the first example builds the spelling table.
 
-from cortex.jscompat import JS_WS, JS_WS_CLASS
-from cortex.privacy import PrivateStream, strip_private_content
-from cortex.privatetags import CLOSING_BRACKETS, OPENING_BRACKETS, fold
+from cortex.core.jscompat import JS_WS, JS_WS_CLASS
+from cortex.core.privacy import PrivateStream, strip_private_content
+from cortex.core.privatetags import CLOSING_BRACKETS, OPENING_BRACKETS, fold
 
 CANARY = "zqxcanary7731"
 WORD = "private"

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from cortex.childenv import is_credential, stripped_environment
+from cortex.review.childenv import is_credential, stripped_environment
 from tests.review_support import chat, program, review, write_config, write_transcript
 from tests.write_support import tree  # noqa: F401 - fixture
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 import json
 
 from collectors.reviewer_rows import RowClass
-from cortex.cadence import Cadence, record_turn
+from cortex.review.cadence import Cadence, record_turn
 from cortex.layout import Layout
-from cortex.timestamps import parse_timestamp_ms
-from cortex.writecontext import WriteContext
+from cortex.core.timestamps import parse_timestamp_ms
+from cortex.write.writecontext import WriteContext
 from tests.review_support import (
     chat, hook, program, row_class, runs, state, wait_for_runs, write_config, write_transcript,
 )

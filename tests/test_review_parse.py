@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from cortex.hotmemory import MAX_CHARS_PER_ENTRY, entry_problem
-from cortex.jscompat import js_len
+from cortex.hot.hotmemory import MAX_CHARS_PER_ENTRY, entry_problem
+from cortex.core.jscompat import js_len
 from cortex.layout import Layout
-from cortex.reviewoutput import OutputRejected, fit_entry, parse_output
+from cortex.review.reviewoutput import OutputRejected, fit_entry, parse_output
 
 
 def answer(*items) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import tracemalloc
 
-from cortex.transcript import MAX_LINE_BYTES, MAX_MESSAGE_CHARS, newest_transcript, recent_exchanges
+from cortex.review.transcript import MAX_LINE_BYTES, MAX_MESSAGE_CHARS, newest_transcript, recent_exchanges
 
 
 def lines(path, *rows) -> str:

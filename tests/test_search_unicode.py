@@ -6,11 +6,11 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from cortex.corpus import enumerate_canonical_corpus
-from cortex.records import CortexRecord, active_records
-from cortex.search import rank_bm25, to_card
-from cortex.timestamps import parse_timestamp_ms
-from cortex.tokenize import ascii_terms, terms
+from cortex.core.corpus import enumerate_canonical_corpus
+from cortex.core.records import CortexRecord, active_records
+from cortex.core.search import rank_bm25, to_card
+from cortex.core.timestamps import parse_timestamp_ms
+from cortex.core.tokenize import ascii_terms, terms
 from tests.cortex_helpers import base_env, cortex, jsonl, row
 
 NOW = "2026-06-01T00:00:00Z"

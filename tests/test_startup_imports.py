@@ -15,7 +15,7 @@ from tests.write_support import REPO, tree  # noqa: F401 - fixture
 
 # Never on a hot path: validation and rendering libraries, the reviewer, the benchmark, the dashboard server.
 HEAVY = ("pydantic", "pydantic_core", "rich", "psutil", "yaml", "jsonschema", "hypothesis", "http.server",
-         "cortex.reviewer", "cortex.benchmark", "cortex.commands.benchmark", "concurrent.futures", "asyncio")
+         "cortex.review.reviewer", "cortex.benchmark", "cortex.commands.benchmark", "concurrent.futures", "asyncio")
 
 _CHILD = """
 import io, json, sys
@@ -89,8 +89,8 @@ def test_the_stdlib_envelope_check_agrees_with_the_model(envelope):
 
 
 def test_review_fire_defaults_are_the_models_defaults():
-    from cortex.reviewconfig import DEFAULTS
-    from cortex.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD
+    from cortex.review.reviewconfig import DEFAULTS
+    from cortex.review.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD
 
     assert (DEFAULTS.turn_threshold, DEFAULTS.min_minutes_between, DEFAULTS.pass_env) == (
         DEFAULT_TURN_THRESHOLD, DEFAULT_MIN_MINUTES_BETWEEN, [])

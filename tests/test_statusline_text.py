@@ -12,7 +12,7 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from reports.formats.statusline import line
 from tests.health_support import NOW_MS, REPO, clean_env, copy_demo
 from tests.ops_support import publish_runs

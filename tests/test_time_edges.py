@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from hypothesis import given, strategies as st
 
-from cortex.timestamps import MAX_MS, MIN_MS, iso_from_ms, parse_timestamp_ms
+from cortex.core.timestamps import MAX_MS, MIN_MS, iso_from_ms, parse_timestamp_ms
 from tests.cortex_helpers import base_env, cortex, md
 from tests.health_support import NOW, clean_env, copy_demo, obs, run_cli
 from tests.write_support import tree  # noqa: F401 (fixture)

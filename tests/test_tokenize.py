@@ -8,8 +8,8 @@ import unicodedata
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cortex import unicode_tables as tables
-from cortex.tokenize import ascii_terms, fold, general_terms, terms, unicode_terms
+from cortex.core import unicode_tables as tables
+from cortex.core.tokenize import ascii_terms, fold, general_terms, terms, unicode_terms
 
 ascii_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=300)
 
@@ -32,10 +32,10 @@ def test_the_unicode_path_itself_agrees_with_the_reference_on_ascii(text):
 
 
 def test_production_default_is_the_unicode_tokenizer():
-    import cortex.search
+    import cortex.core.search
 
     assert terms is unicode_terms
-    assert cortex.search.rank_bm25.__defaults__ == (unicode_terms,)
+    assert cortex.core.search.rank_bm25.__defaults__ == (unicode_terms,)
 
 
 @pytest.mark.parametrize(

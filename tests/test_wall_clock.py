@@ -11,9 +11,9 @@ import json
 import pytest
 from freezegun import freeze_time
 
-from cortex.locks import LOCK_STALE_MS, acquire
-from cortex.refusals import Refusal
-from cortex.timestamps import iso_from_ms
+from cortex.hot.locks import LOCK_STALE_MS, acquire
+from cortex.write.refusals import Refusal
+from cortex.core.timestamps import iso_from_ms
 from health.statusline import main as statusline_main
 from tests.health_support import NOW_MS, copy_demo
 from tests.ops_support import publish_runs

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.write_support import REPO, run_in_process, tree  # noqa: F401 (fixture)
 
-from cortex.hotmemory import check_markers, parse_memory_content
+from cortex.hot.hotmemory import check_markers, parse_memory_content
 
 CHILD = Path(__file__).with_name("write_loop_child.py")
 COUNT = 15

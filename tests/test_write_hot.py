@@ -7,7 +7,7 @@ import pytest
 
 from tests.write_support import entries, run_in_process, schema_validator, tree  # noqa: F401 (fixture)
 
-from cortex.hotmemory import BEGIN_MARKER, END_MARKER, check_markers, parse_memory_content
+from cortex.hot.hotmemory import BEGIN_MARKER, END_MARKER, check_markers, parse_memory_content
 
 WRITE_ROW = "lifeos-cortex-memory-write-row-v1.schema.json"
 

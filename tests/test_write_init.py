@@ -6,7 +6,7 @@ import os
 
 from tests.write_support import NOW, Tree, make_tree
 
-from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics
+from cortex.hot.hotmemory import check_markers, parse_memory_content, read_diagnostics
 
 
 def test_init_creates_the_layout_the_auditor_reads(tmp_path):

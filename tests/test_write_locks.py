@@ -12,8 +12,8 @@ import pytest
 
 from tests.write_support import tree  # noqa: F401 (fixture)
 
-from cortex.locks import LOCK_STALE_MS, Seen, parse_stamp, stale_reason
-from cortex.timestamps import iso_from_ms
+from cortex.hot.locks import LOCK_STALE_MS, Seen, parse_stamp, stale_reason
+from cortex.core.timestamps import iso_from_ms
 
 HOST = socket.gethostname()
 

@@ -7,14 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cortex.errors import CortexError, InvalidInput
-from cortex.hotguards import cap_refusal, suspect_refusal
-from cortex.hotmemory import MAX_ENTRIES, check_markers, parse_memory_content, serialize_memory_content, validate_entries
-from cortex.hottemplate import template
+from cortex.hot.hotguards import cap_refusal, suspect_refusal
+from cortex.hot.hotmemory import MAX_ENTRIES, check_markers, parse_memory_content, serialize_memory_content, validate_entries
+from cortex.hot.hottemplate import template
 from cortex.layout import Layout
-from cortex.privacy import strip_private_content
-from cortex.proposal_targets import PROPOSAL_TARGETS, pin_target
-from cortex.refusals import Refusal
-from cortex.strictjson import loads_strict
+from cortex.core.privacy import strip_private_content
+from cortex.write.proposal_targets import PROPOSAL_TARGETS, pin_target
+from cortex.write.refusals import Refusal
+from cortex.core.strictjson import loads_strict
 
 PREFIXES = ("NAME", "ROLE", "RELATION", "PREFERENCE", "RULE")
 entry = st.builds(lambda p, body: f"{p}: {body}", st.sampled_from(PREFIXES),
@@ -69,7 +69,7 @@ _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 @settings(max_examples=300)
 @given(st.text(max_size=200), st.text(alphabet=st.characters(blacklist_characters="<>"), min_size=1, max_size=20))
 def test_item_text_is_stored_only_when_safe_and_never_keeps_a_private_span(public, hidden):
-    from cortex.items import validate_item
+    from cortex.write.items import validate_item
 
     content = f"{public}<private>SECRET{hidden}</private>{public}"
     try:

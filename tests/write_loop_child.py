@@ -12,7 +12,7 @@ import json
 import sys
 import time
 
-from cortex import checkpoints
+from cortex.core import checkpoints
 from cortex.cli import run
 from cortex.commands import registry
 

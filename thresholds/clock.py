@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from cortex.timestamps import now_ms
+from cortex.core.timestamps import now_ms
 from thresholds.clocksource import ENV_NOW, supplied_now  # noqa: F401  (ENV_NOW re-exported)
 
 

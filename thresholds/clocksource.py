@@ -5,7 +5,7 @@ for every path, with the problem text the cortex-clock-invalid finding carries.
 """
 from __future__ import annotations
 
-from cortex.timestamps import GRAMMAR, parse_timestamp_ms
+from cortex.core.timestamps import GRAMMAR, parse_timestamp_ms
 
 ENV_NOW = "CORTEX_HEALTH_NOW"
 

@@ -2,12 +2,12 @@
 
 Read by thresholds.sources for --threshold, config and environment values, and by the
 reports (explain, --list-checks, text -v) to show a threshold in both forms. Only ASCII
-digits count (cortex.numbers); units are case-insensitive. KB/MB/GB are decimal (1000),
+digits count (cortex.core.numbers); units are case-insensitive. KB/MB/GB are decimal (1000),
 KiB/MiB/GiB binary (1024), as their standards say; the reports show the exact bytes.
 """
 from __future__ import annotations
 
-from cortex.numbers import ascii_decimal
+from cortex.core.numbers import ascii_decimal
 
 DURATIONS = {"ms": 1, "s": 1000, "m": 60_000, "min": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000}
 SIZES = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,

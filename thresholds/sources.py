@@ -13,10 +13,10 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from cortex.privatejson import KeyCollision, strip_private_json
-from cortex.safeio import UnsafeFile, read_bounded
-from cortex.numbers import ascii_decimal, digits_note
-from cortex.strictjson import parse_object
+from cortex.core.privatejson import KeyCollision, strip_private_json
+from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.numbers import ascii_decimal, digits_note
+from cortex.core.strictjson import parse_object
 from thresholds.quantities import HINTS, has_unit, quantity
 from thresholds.defaults import BY_ALIAS, BY_NAME, THRESHOLDS, ThresholdSpec
 

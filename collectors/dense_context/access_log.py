@@ -18,7 +18,7 @@ from collectors.dense_context.index_drift import table_for
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, Project, analysed
 from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, MalformedLine
 
 DAY_MS = 86_400_000

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import is_dir, list_dir, regular_file
 from collectors.fsprobe import describe_os_error
-from cortex.safeio import UnsafeFile, open_regular
+from cortex.core.safeio import UnsafeFile, open_regular
 from collectors.evidence import EvidenceStatus
 
 CAPPED = {"AGENTS.md": "agents", "STATUS.md": "status", "ISSUES.md": "status"}

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import MAX_LISTED, is_dir, list_dir, read_head
 from collectors.fsprobe import describe_os_error
-from cortex.privacy import strip_private_content
-from cortex.safeio import UnsafeFile
+from cortex.core.privacy import strip_private_content
+from cortex.core.safeio import UnsafeFile
 from collectors.evidence import EvidenceStatus
 
 NOT_RECORDS = frozenset(["AGENTS.md", "AGENTS.local.md", "index.md", "README.md"])

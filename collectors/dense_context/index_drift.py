@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Project, analysed, regular_file, scan
 from collectors.fsprobe import describe_os_error
-from cortex.privacy import strip_private_content
-from cortex.safeio import UnsafeFile, read_bounded
+from cortex.core.privacy import strip_private_content
+from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus
 
 MAX_INDEX_BYTES = 8 << 20

@@ -17,9 +17,9 @@ from functools import lru_cache
 from collectors.dense_context import frontmatter
 from collectors.dense_context.layout import ATOM_FOLDERS, DenseLayout
 from collectors.fsprobe import describe_os_error
-from cortex.privacy import strip_private_content
-from cortex.safeio import UnsafeFile, open_regular
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.privacy import strip_private_content
+from cortex.core.safeio import UnsafeFile, open_regular
+from cortex.core.timestamps import parse_timestamp_ms
 
 ATOM_ID = re.compile(r"(EXP-\d+[a-z]?|K-\d+|PAT-\d+)\Z")
 REF_FIELDS = ("evidence", "links", "source-experiments")

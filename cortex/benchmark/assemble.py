@@ -9,7 +9,7 @@ from cortex.benchmark.disclosure import CONFIGURATIONS
 from cortex.benchmark.instruments import ProcessProbe
 from cortex.benchmark.labels import Label, LabelSet
 from cortex.benchmark.runner import Samples, TokenizerMeter
-from cortex.corpus import Corpus
+from cortex.core.corpus import Corpus
 
 METHOD = {
     "latency": "time.perf_counter_ns around active_records + rank_bm25 (shared) plus the configuration's own serialisation",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from cortex.jsjson import dumps
-from cortex.search import Ranked, to_card
+from cortex.core.jsjson import dumps
+from cortex.core.search import Ranked, to_card
 
 EXPORT_FORMAT = "lifeos-cortex-export/v1"
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from cortex.errors import InvalidInput
-from cortex.jscompat import js_len, js_trim
-from cortex.privatejson import KeyCollision, strip_private_json
-from cortex.safeio import UnsafeFile, read_bounded
-from cortex.strictjson import StrictJSONError, decode
+from cortex.core.jscompat import js_len, js_trim
+from cortex.core.privatejson import KeyCollision, strip_private_json
+from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.strictjson import StrictJSONError, decode
 
 MAX_BYTES = 1024 * 1024
 MAX_ROWS = 1000

@@ -16,8 +16,8 @@ from cortex.benchmark.disclosure import CONFIGURATIONS
 from cortex.benchmark.instruments import CountingTokenizer, ProcessProbe
 from cortex.benchmark.labels import Label
 from cortex.benchmark.metrics import estimated_tokens
-from cortex.records import CortexRecord, active_records
-from cortex.search import Ranked, rank_bm25
+from cortex.core.records import CortexRecord, active_records
+from cortex.core.search import Ranked, rank_bm25
 
 
 @dataclass

@@ -20,14 +20,14 @@ from cortex.benchmark.output import memory_directory, plan_output, write_new_rep
 from cortex.benchmark.progress import progress_bar
 from cortex.benchmark.runner import TokenizerMeter, run_samples
 from cortex.commands.read import QUERY_CHARS, QUERY_TERMS
-from cortex.corpus import enumerate_canonical_corpus, pin_canonical_root
-from cortex.digest import canonical_corpus_digest
+from cortex.core.corpus import enumerate_canonical_corpus, pin_canonical_root
+from cortex.core.digest import canonical_corpus_digest
 from cortex.errors import InvalidInput
 from cortex.invocation import CommandSpec, Invocation
-from cortex.records import active_records
-from cortex.search import rank_bm25, to_card
-from cortex.timestamps import iso_from_ms, now_ms
-from cortex.tokenize import ascii_terms, prepare, terms
+from cortex.core.records import active_records
+from cortex.core.search import rank_bm25, to_card
+from cortex.core.timestamps import iso_from_ms, now_ms
+from cortex.core.tokenize import ascii_terms, prepare, terms
 
 DEFAULT_SAMPLES = 25
 MAX_SAMPLES = 1000

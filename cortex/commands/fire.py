@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import os
 
-from cortex.cadence import Cadence, record_turn, reviewer_argv, start_detached
-from cortex.childenv import stripped_environment
+from cortex.review.cadence import Cadence, record_turn, reviewer_argv, start_detached
+from cortex.review.childenv import stripped_environment
 from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
-from cortex.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, command_override, config_absent
-from cortex.reviewstate import check_session_id
-from cortex.safepaths import memory_dir
-from cortex.writecontext import WriteContext
+from cortex.review.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, command_override, config_absent
+from cortex.review.reviewstate import check_session_id
+from cortex.core.safepaths import memory_dir
+from cortex.write.writecontext import WriteContext
 
 FIRE_LOCK_WAIT_MS = 500  # a Stop hook must not hang on a busy state file
 
@@ -53,7 +53,7 @@ def _settings(ctx: WriteContext, environ) -> tuple[Cadence, list[str]]:
     if config_absent(ctx.layout):
         command_override(environ)  # a broken CORTEX_REVIEWER_COMMAND fails the same way with or without a file
         return Cadence(DEFAULT_TURN_THRESHOLD, DEFAULT_MIN_MINUTES_BETWEEN), []
-    from cortex.reviewconfig import load_config  # pydantic: only for a file that must be validated in full
+    from cortex.review.reviewconfig import load_config  # pydantic: only for a file that must be validated in full
 
     config = load_config(ctx.layout, environ)
     return Cadence(config.turn_threshold, config.min_minutes_between), list(config.pass_env)

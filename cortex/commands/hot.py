@@ -17,17 +17,17 @@ import os
 import re
 import sys
 
-from cortex.corpusfiles import assert_canonical_text
+from cortex.core.corpusfiles import assert_canonical_text
 from cortex.errors import IntegrityError, InvalidInput
-from cortex.hotinput import hot_text
-from cortex.hotmemory import check_markers, parse_memory_content, read_diagnostics
-from cortex.hotwriter import read_prior, resolve_target, write_entries
+from cortex.hot.hotinput import hot_text
+from cortex.hot.hotmemory import check_markers, parse_memory_content, read_diagnostics
+from cortex.hot.hotwriter import read_prior, resolve_target, write_entries
 from cortex.invocation import CommandSpec, Invocation, refuse_claude_folder
 from cortex.layout import HOT_LABELS, OBSERVABILITY, SNAPSHOTS_DIR
-from cortex.privacy import strip_private_content
-from cortex.safepaths import pin_tree, real_subdir
-from cortex.snapshots import RING, list_snapshots, read_snapshot
-from cortex.writecontext import WriteContext
+from cortex.core.privacy import strip_private_content
+from cortex.core.safepaths import pin_tree, real_subdir
+from cortex.hot.snapshots import RING, list_snapshots, read_snapshot
+from cortex.write.writecontext import WriteContext
 
 MAX_STDIN_BYTES = 262_144
 MAX_STDIN_LINES = 1_024
@@ -41,7 +41,7 @@ def _label(args: list[str], usage: str) -> str:
 
 
 def _decode(data: bytes, where: str) -> str:
-    """A hot file's or snapshot's bytes as text, private spans stripped (cortex.hotinput)."""
+    """A hot file's or snapshot's bytes as text, private spans stripped (cortex.hot.hotinput)."""
     try:
         return hot_text(data, where)
     except UnicodeDecodeError:

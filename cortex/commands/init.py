@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 
-from cortex.durable import create_file
+from cortex.core.durable import create_file
 from cortex.errors import InvalidInput
-from cortex.hottemplate import template
+from cortex.hot.hottemplate import template
 from cortex.invocation import CommandSpec, Invocation
-from cortex.jsjson import dumps
+from cortex.core.jsjson import dumps
 from cortex.layout import HOT_FILES, HOT_LABELS, INDEX_POLICY, INDEX_POLICY_FILE, KNOWLEDGE, Layout, OBSERVABILITY, PENDING_PROPOSALS_LOG, STATE
-from cortex.safepaths import DIR_MODE, check_regular_or_absent, pin_tree, real_subdir
-from cortex.timestamps import iso_from_ms
+from cortex.core.safepaths import DIR_MODE, check_regular_or_absent, pin_tree, real_subdir
+from cortex.core.timestamps import iso_from_ms
 
 
 def claude_root(inv: Invocation) -> str:

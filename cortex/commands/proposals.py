@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from cortex.errors import InvalidInput
 from cortex.invocation import CommandSpec, Invocation
-from cortex.proposals import decide, list_queue
-from cortex.writecontext import WriteContext
+from cortex.write.proposals import decide, list_queue
+from cortex.write.writecontext import WriteContext
 
 STATUSES = ("pending", "approved", "rejected")
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import math
 
-from cortex.digest import canonical_corpus_digest
+from cortex.core.digest import canonical_corpus_digest
 from cortex.errors import InvalidInput, NotFound
 from cortex.invocation import CommandSpec, Invocation
-from cortex.jscompat import js_len, js_number
-from cortex.records import CortexRecord, active_records
-from cortex.search import apply_recency, expand_graph, rank_bm25, to_card
-from cortex.timestamps import iso_from_ms, parse_timestamp_ms
-from cortex.tokenize import terms
+from cortex.core.jscompat import js_len, js_number
+from cortex.core.records import CortexRecord, active_records
+from cortex.core.search import apply_recency, expand_graph, rank_bm25, to_card
+from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
+from cortex.core.tokenize import terms
 
 QUERY_CHARS = 2048
 QUERY_TERMS = 64

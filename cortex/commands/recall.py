@@ -14,8 +14,8 @@ from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
-from cortex.numbers import ascii_int
-from cortex.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
+from cortex.core.numbers import ascii_int
+from cortex.core.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
 
 
 def _limit(inv: Invocation) -> int:

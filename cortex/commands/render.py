@@ -1,9 +1,9 @@
 """Prompt command: `cortex hot render` for a UserPromptSubmit hook; registered with the CLI.
 
-Prints the <lifeos-memory> block (cortex.hotrender). A hot path: stdlib only, no envelope;
+Prints the <lifeos-memory> block (cortex.hot.hotrender). A hot path: stdlib only, no envelope;
 on any error stdout stays empty, one line goes to stderr and the exit code is 0, so a
 broken memory never blocks a prompt. Prints nothing in a subagent session. After a render it
-replaces the surface heartbeat (cortex.surfacebeat), which the auditor compares with the
+replaces the surface heartbeat (cortex.hot.surfacebeat), which the auditor compares with the
 agent's activity and the memory writes.
 """
 from __future__ import annotations
@@ -12,11 +12,11 @@ import sys
 
 from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent
-from cortex.hotrender import render_memory
+from cortex.hot.hotrender import render_memory
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
-from cortex.safeio import write_quietly
-from cortex.surfacebeat import beat
+from cortex.core.safeio import write_quietly
+from cortex.hot.surfacebeat import beat
 
 
 def render(inv: Invocation) -> tuple[int, str]:

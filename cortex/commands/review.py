@@ -1,19 +1,19 @@
 """Reviewer commands: `cortex review run [--input TRANSCRIPT] [--turns N] [--dry-run]` and `cortex review replay RUN_ID`; registered with the CLI.
 
-Runs one memory review (cortex.reviewer) and answers with an envelope: data {runId,
+Runs one memory review (cortex.review.reviewer) and answers with an envelope: data {runId,
 run_dir, row, results} on success or skip; a failed run is an error envelope (exit 6,
 review_failed; exit 4 for a broken config or transcript; exit 1 internal_error only for a
 bug) after its terminal row was written.
 `--dry-run` answers {dry_run, transcript, exchanges, prompt, …} and writes nothing.
-`replay` dispatches a run's kept failed items again (cortex.reviewreplay): data {runId,
+`replay` dispatches a run's kept failed items again (cortex.review.reviewreplay): data {runId,
 replayed, succeeded, failures, done}.
 """
 from __future__ import annotations
 
 from cortex.errors import InvalidInput
 from cortex.invocation import CommandSpec, Invocation
-from cortex.numbers import ascii_int
-from cortex.transcript import DEFAULT_TURNS, MAX_TURNS
+from cortex.core.numbers import ascii_int
+from cortex.review.transcript import DEFAULT_TURNS, MAX_TURNS
 
 
 def _turns(inv: Invocation) -> int:
@@ -27,7 +27,7 @@ def _turns(inv: Invocation) -> int:
 
 
 def review_run(inv: Invocation) -> dict:
-    from cortex.reviewer import ReviewRequest, dry_run, run_review
+    from cortex.review.reviewer import ReviewRequest, dry_run, run_review
 
     if inv.positionals:
         raise InvalidInput("review run accepts no positional arguments")
@@ -36,7 +36,7 @@ def review_run(inv: Invocation) -> dict:
 
 
 def review_replay(inv: Invocation) -> dict:
-    from cortex.reviewreplay import replay
+    from cortex.review.reviewreplay import replay
 
     if len(inv.positionals) != 1:
         raise InvalidInput("review replay requires exactly one RUN_ID")

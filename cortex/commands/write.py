@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from cortex.errors import InvalidInput, WriteRefused
 from cortex.invocation import CommandSpec, Invocation
-from cortex.routing import add, types_for
-from cortex.strictjson import loads_strict
-from cortex.writecontext import WriteContext
+from cortex.write.routing import add, types_for
+from cortex.core.strictjson import loads_strict
+from cortex.write.writecontext import WriteContext
 
 MAX_PAYLOAD_BYTES = 262_144
 

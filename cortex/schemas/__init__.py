@@ -12,9 +12,9 @@ def generated() -> dict[str, dict]:
     from cortex.benchmark.schema import benchmark_json_schema
     from cortex.capture import capture_envelope_json_schema
     from cortex.envelope import envelope_json_schema
-    from cortex.items import item_json_schema
-    from cortex.proposalrows import proposal_row_json_schema
-    from cortex.writerows import memory_write_row_json_schema
+    from cortex.write.items import item_json_schema
+    from cortex.write.proposalrows import proposal_row_json_schema
+    from cortex.hot.writerows import memory_write_row_json_schema
 
     return {
         "lifeos-cortex-v1.schema.json": envelope_json_schema(),

@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from cortex.timestamps import parse_timestamp_ms
+from cortex.core.timestamps import parse_timestamp_ms
 from health.history import History, Run
 from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, parse_report
 from collectors.chainverify import verify

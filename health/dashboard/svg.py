@@ -46,7 +46,7 @@ def _label(value: float, unit: str) -> str:
 
 
 def _time_label(ms: float) -> str:
-    from cortex.timestamps import iso_from_ms
+    from cortex.core.timestamps import iso_from_ms
 
     return iso_from_ms(int(ms))[5:16].replace("T", " ")
 

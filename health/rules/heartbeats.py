@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from collectors.agent_activity import MAX_TURNS
 from collectors.heartbeats import HeartbeatEvidence, HookBeat
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from health.findings import critical, human_ms, ok, warn
 from health.model import EvidenceStatus, Finding
 from health.rules import Context

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.locks import LockHolder, LocksEvidence
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from health.findings import human_ms, ok, warn
 from health.model import Finding
 from health.rules import Context

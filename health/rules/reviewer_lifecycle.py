@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.reviewer_lifecycle import LifecycleEvidence, Start
-from cortex.timestamps import iso_from_ms
+from cortex.core.timestamps import iso_from_ms
 from health.findings import critical, human_ms, ok, warn
 from health.model import Finding
 from health.rules import Context

@@ -81,7 +81,7 @@ def wrapped(line: str, width: int, indent: int) -> str:
 
 def plain_width(environ: Mapping[str, str] | None) -> int:
     """COLUMNS when it is a sane ASCII number (a narrow pipe, the tests), else PLAIN_WIDTH."""
-    from cortex.numbers import ascii_int
+    from cortex.core.numbers import ascii_int
 
     given = ascii_int((environ or {}).get("COLUMNS", "").strip(), 40, 1000)
     return given or PLAIN_WIDTH

@@ -1,0 +1,222 @@
+"""Core corpus loader: pins the canonical root, enumerates canonical files and parses records.
+
+Called by every read command, by the benchmark and by the auditor's index collector; which
+files are canonical and how their text is read lives in cortex.core.corpusfiles. Integrity
+problems (symlinks below the root, escapes, non-regular files, limits, invalid UTF-8,
+control characters, malformed JSONL, bad timestamps, duplicate IDs) raise IntegrityError.
+Corpus limits are checked from metadata before any content is read.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+
+from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
+                               read_canonical_utf8, require_utf8_name)
+from cortex.errors import IntegrityError
+from cortex.core.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_trim
+from cortex.core.privacy import strip_private_content, strip_private_values
+from cortex.core.privatetags import might_hold_tags
+from cortex.core.records import CortexRecord
+from cortex.core.timestamps import parse_timestamp_ms
+
+MAX_RECORDS = 50_000
+EPOCH_ISO = "1970-01-01T00:00:00.000Z"
+
+JSONL_KEYS = frozenset(
+    ["id", "type", "title", "created", "updated", "source_kind", "source", "source_session",
+     "content", "related", "valid_from", "valid_until"]
+)
+_REQUIRED_JSONL = ("id", "type", "title", "created", "updated", "content")
+_FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
+_FIELD = re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z")
+_QUOTE_ENDS = re.compile(r"\A[\"']|[\"']\Z")
+_LT = re.escape(JS_LINE_TERMINATORS)
+_RELATED = re.compile(
+    rf"(?:\A|(?<=[{_LT}])){JS_WS_CLASS}*-?{JS_WS_CLASS}*slug:{JS_WS_CLASS}*([^{re.escape(JS_WS)}#]+){JS_DOT}*(?=[{_LT}]|\Z)"
+)
+_JSONL_SPLIT = re.compile(r"\r?\n")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    root: str
+    files: tuple[str, ...]
+    records: list[CortexRecord]
+
+
+
+def _scalar(value: str) -> str:
+    return _QUOTE_ENDS.sub("", js_trim(value))
+
+
+def frontmatter_fields(content: str) -> dict[str, str]:
+    match = _FRONTMATTER.match(content)
+    fields: dict[str, str] = {}
+    if match:
+        for line in re.split(r"\r?\n", match.group(1)):
+            field = _FIELD.match(line)
+            if field:
+                fields[field.group(1)] = _scalar(field.group(2))
+    return fields
+
+
+def validate_record(record: CortexRecord) -> CortexRecord:
+    if not js_trim(record.id):
+        raise IntegrityError(f"Canonical record has an empty ID at {record.path}")
+    for name in ("created", "updated", "valid_from", "valid_until"):
+        value = getattr(record, name)
+        if value is None and name.startswith("valid"):
+            continue
+        ms = parse_timestamp_ms(value)
+        if ms is None:
+            # never the value: it may be (what is left of) private text
+            raise IntegrityError(f"Invalid {name} timestamp for {record.id} in {record.path}")
+        setattr(record, f"{name}_ms", ms)
+    if record.updated_ms < record.created_ms:
+        raise IntegrityError(f"Canonical record {record.id} is updated before it was created")
+    if (
+        record.valid_from_ms is not None
+        and record.valid_until_ms is not None
+        and record.valid_from_ms >= record.valid_until_ms
+    ):
+        raise IntegrityError(f"Canonical record {record.id} has an incoherent validity window")
+    return record
+
+
+def _related_slugs(content: str) -> list[str]:
+    if "slug:" not in content:  # the common case; the full pattern is comparatively slow
+        return []
+    return [_scalar(m.group(1)) for m in _RELATED.finditer(content)]
+
+
+def parse_markdown(path: str, root: str) -> CortexRecord:
+    rel = os.path.relpath(path, root)
+    raw = read_canonical_utf8(path, rel)
+    content = strip_private_content(raw)
+    fields = frontmatter_fields(content)
+    created = fields.get("created") or fields.get("date") or fields.get("ts") or EPOCH_ISO
+    path_id = "path:" + hashlib.sha256(rel.encode("utf-8")).hexdigest()[:16]
+    return validate_record(
+        CortexRecord(
+            id=fields.get("id") or path_id,
+            type=fields.get("type") or ("work" if "WORK/" in rel else "memory"),
+            title=fields.get("title") or fields.get("name") or rel,
+            created=created,
+            updated=fields.get("updated") or fields.get("last_updated") or created,
+            source=fields.get("source_kind") or fields.get("source") or "canonical",
+            session=fields.get("source_session") or None,
+            path=rel,
+            content=content,
+            related=_related_slugs(content),
+            valid_from=fields.get("valid_from") or None,
+            valid_until=fields.get("valid_until") or None,
+        )
+    )
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # json.loads would build one per row
+
+
+def _jsonl_row(line: str, location: str) -> dict:
+    """The row with every decoded string privacy-stripped: escapes (`\\u003cprivate>`) decode into tags."""
+    try:
+        stripped = strip_private_content(line)
+        decoded = _DECODER.decode(stripped)
+        # Only a \u escape can decode into a character the stripped line lacks: without one (and
+        # with nothing tag-like left), every decoded string is already stripped.
+        row = strip_private_values(decoded) if "\\u" in stripped or might_hold_tags(stripped) else decoded
+    except (ValueError, RecursionError):
+        raise IntegrityError(f"Malformed JSONL at {location}") from None
+    if not isinstance(row, dict):
+        raise IntegrityError(f"JSONL row must be an object at {location}")
+    if not JSONL_KEYS.issuperset(row):
+        raise IntegrityError(f"JSONL row has unknown fields at {location}")
+    for key in _REQUIRED_JSONL:
+        if not isinstance(row.get(key), str) or not js_trim(row[key]):
+            raise IntegrityError(f"JSONL {key} must be a non-empty string at {location}")
+    for key in ("source_kind", "source"):
+        if key in row and (not isinstance(row[key], str) or not js_trim(row[key])):
+            raise IntegrityError(f"JSONL {key} must be a non-empty string at {location}")
+    if row.get("source_session") is not None and not isinstance(row["source_session"], str):
+        raise IntegrityError(f"JSONL source_session must be a string or null at {location}")
+    related = row.get("related", [])
+    if "related" in row and (
+        not isinstance(related, list) or any(not isinstance(i, str) or not js_trim(i) for i in related)
+    ):
+        raise IntegrityError(f"JSONL related must contain only non-empty string IDs at {location}")
+    for key in ("valid_from", "valid_until"):
+        if row.get(key) is not None and not isinstance(row[key], str):
+            raise IntegrityError(f"JSONL {key} must be a string at {location}")
+    # The raw line was already checked; only escapes can decode into forbidden characters.
+    if "\\u" in line or "\\b" in line or "\\f" in line:
+        for value in list(decoded.values()) + list(decoded.get("related") or []):
+            if isinstance(value, str):
+                assert_canonical_text(value, location)
+    return row
+
+
+def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
+    rel = os.path.relpath(path, root)
+    records = []
+    text = read_canonical_utf8(path, rel)
+    lines = _JSONL_SPLIT.split(text) if "\r" in text else text.split("\n")
+    for index, line in enumerate(lines):
+        if not js_trim(line):
+            continue
+        row = _jsonl_row(line, f"{rel}:{index + 1}")
+        source = row.get("source_kind")
+        if source is None:
+            source = row.get("source")
+        records.append(
+            validate_record(
+                CortexRecord(
+                    id=row["id"],
+                    type=row["type"],
+                    title=row["title"],
+                    created=row["created"],
+                    updated=row["updated"],
+                    source=source if source is not None else "canonical",
+                    session=row.get("source_session"),
+                    path=rel,
+                    content=row["content"],
+                    related=list(row.get("related") or []),
+                    valid_from=row.get("valid_from"),
+                    valid_until=row.get("valid_until"),
+                )
+            )
+        )
+    return records
+
+
+def enumerate_canonical_corpus(root: str) -> Corpus:
+    """Pin `root`, check every limit from metadata, then parse every canonical record."""
+    require_utf8_name(root)
+    root_real = pin_canonical_root(root)
+    files = canonical_files(root_real)
+    check_limits(files, root_real)
+    records: list[CortexRecord] = []
+    for path in files:
+        parsed = [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
+        for record in parsed:
+            if len(records) >= MAX_RECORDS:
+                raise IntegrityError(f"Canonical corpus exceeds record count limit ({MAX_RECORDS})")
+            records.append(record)
+    seen: dict[str, str] = {}
+    for record in records:
+        prior = seen.get(record.id)
+        if prior is not None:
+            raise IntegrityError(f"Duplicate canonical ID {record.id}: {prior} and {record.path}")
+        seen[record.id] = record.path
+    return Corpus(root_real, tuple(files), records)
+
+
+def load_canonical_records(root: str) -> list[CortexRecord]:
+    return enumerate_canonical_corpus(root).records

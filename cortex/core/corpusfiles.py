@@ -1,0 +1,138 @@
+"""Core corpus files: which files are canonical, their limits, and their text read safely; used by cortex.core.corpus and the writers.
+
+Paths are checked before content is read: symlinks below the root, escapes, non-regular
+files, names that are not UTF-8 and the count and byte limits raise IntegrityError, and
+canonical text must be valid UTF-8 without control characters or lone surrogates.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from cortex.errors import IntegrityError
+from cortex.core.jscompat import utf16_key
+from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.safepaths import is_within, pin_tree
+
+MAX_FILES = 10_000
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_TOTAL_BYTES = 128 * 1024 * 1024
+_FORBIDDEN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _checked_realpath(path: str, root_real: str) -> str:
+    if os.path.islink(path):
+        raise IntegrityError(f"Canonical path is a symlink: {path}")
+    real = os.path.realpath(path)
+    if not is_within(root_real, real):
+        raise IntegrityError(f"Canonical path escapes root: {path}")
+    return real
+
+
+def require_utf8_name(path: str) -> None:
+    # os.scandir decodes undecodable bytes to lone surrogates; IDs and digests need real text.
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raise IntegrityError(f"Canonical path is not valid UTF-8: {path.encode('utf-8', 'backslashreplace').decode()}") from None
+
+
+def pin_canonical_root(root: str) -> str:
+    """Resolve the (possibly aliased) root once and require a directory: the trust boundary."""
+    return pin_tree(root, what="Canonical root", hint="")
+
+
+def _files_under(top: str, corpus_root: str) -> list[str]:
+    if not os.path.exists(top):
+        return []
+    corpus_real = os.path.realpath(corpus_root)
+    top_real = _checked_realpath(top, corpus_real)
+    if not stat.S_ISDIR(os.lstat(top_real).st_mode):
+        raise IntegrityError(f"Canonical corpus path is not a directory: {top}")
+    files: list[str] = []
+
+    def walk(directory: str) -> None:
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                name = entry.name
+                if name.startswith("_") or name.startswith("."):
+                    continue
+                path = os.path.join(directory, name)
+                require_utf8_name(path)
+                canonical = name.endswith(".md") or name.endswith(".jsonl")
+                if entry.is_symlink():
+                    raise IntegrityError(f"Canonical path is a symlink: {path}")
+                is_dir = entry.is_dir(follow_symlinks=False)
+                if canonical and not is_dir and not entry.is_file(follow_symlinks=False):
+                    raise IntegrityError(f"Canonical path is not a regular file: {path}")
+                # No realpath per entry: `directory` is real (top_real, then only non-symlink
+                # folders), and this entry is no symlink, so `path` is already its own realpath.
+                if is_dir:
+                    walk(path)
+                elif canonical:
+                    if len(files) >= MAX_FILES:
+                        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
+                    files.append(path)
+
+    walk(top_real)
+    return sorted(files, key=utf16_key)
+
+
+def canonical_files(root_real: str) -> list[str]:
+    """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root."""
+    knowledge = os.path.join(root_real, "KNOWLEDGE")
+    nested = os.path.join(root_real, "MEMORY", "KNOWLEDGE")
+    if os.path.exists(knowledge):
+        hot: list[str] = []
+        with os.scandir(root_real) as entries:
+            for entry in entries:
+                if entry.name.endswith("_MEMORY.md"):
+                    path = os.path.join(root_real, entry.name)
+                    require_utf8_name(path)
+                    if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+                        raise IntegrityError(f"Canonical path is not a regular file: {path}")
+                    _checked_realpath(path, root_real)
+                    hot.append(path)
+        return sorted(_files_under(knowledge, root_real) + hot, key=utf16_key)
+    if os.path.exists(nested):
+        return _files_under(nested, root_real)
+    return _files_under(root_real, root_real)
+
+
+def check_limits(files: list[str], root: str) -> None:
+    if len(files) > MAX_FILES:
+        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
+    total = 0
+    for path in files:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise IntegrityError(f"Canonical path is not a regular file: {path}")
+        if info.st_size > MAX_FILE_BYTES:
+            raise IntegrityError(
+                f"Canonical file exceeds per-file byte limit ({MAX_FILE_BYTES}): {os.path.relpath(path, root)}"
+            )
+        total += info.st_size
+        if total > MAX_TOTAL_BYTES:
+            raise IntegrityError(f"Canonical corpus exceeds total byte limit ({MAX_TOTAL_BYTES})")
+
+
+def assert_canonical_text(text: str, where: str) -> None:
+    if _FORBIDDEN_TEXT.search(text):
+        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {where}")
+
+
+def read_canonical_utf8(path: str, label: str) -> str:
+    try:
+        data = read_bounded(path, MAX_FILE_BYTES)
+    except UnsafeFile as error:
+        raise IntegrityError(f"Canonical path is not a readable regular file: {label} ({error})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise IntegrityError(f"Canonical text is not valid UTF-8 at {label}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a UTF-8 byte order mark is encoding, not content
+    assert_canonical_text(text, label)
+    return text
+

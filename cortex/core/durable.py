@@ -1,0 +1,143 @@
+"""Write path: crash-safe file primitives (atomic replace, create-once, line append); used by all writers and the auditor.
+
+- replace_file: unique O_EXCL temp in the same folder → write → fsync → rename over the
+  target → fsync the folder. A crash at any point leaves the old or the new bytes.
+- create_file: the same, but the final step is link(), which refuses an existing target,
+  so a file is created whole or not at all and is never overwritten.
+- append_line: one O_APPEND write of a complete line, then fsync; a torn tail left by an
+  earlier crash is terminated first so our line always stands on its own.
+Temp names start with "." so the corpus loader and the auditor never read them.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import stat
+from collections.abc import Callable
+
+from cortex.core.checkpoints import reached
+from cortex.core.safepaths import FILE_MODE
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def temp_name_for(path: str) -> str:
+    directory, base = os.path.split(path)
+    return os.path.join(directory, f".{base}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def fsync_dir(directory: str) -> None:
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems cannot fsync a directory; the rename is still atomic
+    finally:
+        os.close(fd)
+
+
+def _synced_temp(path: str, data: bytes, mode: int) -> str:
+    temp = temp_name_for(path)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, mode)
+    try:
+        reached("temp-created")
+        _write_all(fd, data)
+        os.fchmod(fd, mode)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        _discard(temp)
+        raise
+    os.close(fd)
+    reached("temp-synced")
+    return temp
+
+
+def _discard(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def replace_file(path: str, data: bytes, *, mode: int | None = None,
+                 before_rename: Callable[[], None] | None = None) -> None:
+    """Atomically make `path` hold exactly `data` (keeping an existing file's permissions).
+
+    `before_rename` runs after the data is synced and just before the rename; if it raises,
+    the temporary file is removed and `path` is left as it was.
+    """
+    if mode is None:
+        try:
+            mode = stat.S_IMODE(os.lstat(path).st_mode)
+        except FileNotFoundError:
+            mode = FILE_MODE
+    sweep_dead_temps(os.path.dirname(path))
+    temp = _synced_temp(path, data, mode)
+    try:
+        if before_rename is not None:
+            before_rename()
+        os.replace(temp, path)
+    except BaseException:
+        _discard(temp)
+        raise
+    reached("renamed")
+    fsync_dir(os.path.dirname(path))
+    reached("dir-synced")
+
+
+def create_file(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
+    """Create `path` with `data`, whole or not at all; FileExistsError if it already exists."""
+    sweep_dead_temps(os.path.dirname(path))
+    temp = _synced_temp(path, data, mode)
+    try:
+        os.link(temp, path)
+        reached("linked")
+    finally:
+        _discard(temp)
+    fsync_dir(os.path.dirname(path))
+    reached("dir-synced")
+
+
+def append_line(path: str, line: bytes, *, mode: int = FILE_MODE) -> None:
+    """Append one complete line (the newline is added here) to a regular, non-symlink file (created with `mode`)."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | _NOFOLLOW, mode)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"not a regular file: {path}")
+        prefix = b""
+        if info.st_size and os.pread(fd, 1, info.st_size - 1) != b"\n":
+            prefix = b"\n"  # an earlier crash tore the last line; never glue ours onto it
+        _write_all(fd, prefix + line + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    reached("appended")
+
+
+def sweep_dead_temps(directory: str) -> int:
+    """Delete temp files (`.<name>.<pid>.<token>.tmp`) left in `directory` by writers that died.
+
+    Safe without any lock: only files whose writer process is provably gone are removed.
+    """
+    from cortex.core.liveness import process_is_gone
+
+    removed = 0
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            parts = entry.name.split(".")
+            if not (entry.name.startswith(".") and entry.name.endswith(".tmp") and len(parts) >= 5):
+                continue
+            pid = parts[-3]
+            if pid.isdigit() and int(pid) != os.getpid() and process_is_gone(int(pid)):
+                _discard(entry.path)
+                removed += 1
+    return removed

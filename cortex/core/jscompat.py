@@ -1,0 +1,90 @@
+"""Core helpers: the JavaScript semantics the reference implementation's outputs depend on.
+
+The reference is TypeScript; to produce the same outputs for the same inputs we need its
+notion of string length (UTF-16 code units), whitespace, trimming and number parsing.
+Everything here is pure and stdlib-only.
+"""
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+
+from cortex.core.numbers import ascii_decimal
+
+# ECMAScript WhiteSpace + LineTerminator: what JS `\s` and String.prototype.trim() use.
+JS_WS = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+JS_WS_CLASS = "[" + re.escape(JS_WS) + "]"
+JS_NOT_WS_CLASS = "[^" + re.escape(JS_WS) + "]"
+# JS `.` (without the s flag) excludes exactly these line terminators.
+JS_DOT = "[^\n\r\u2028\u2029]"
+JS_LINE_TERMINATORS = "\n\r\u2028\u2029"
+
+
+def js_len(text: str) -> int:
+    """String length as JavaScript counts it: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
+    # Two bytes per code unit; surrogatepass counts a lone surrogate as the one unit JS sees.
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def js_trim(text: str) -> str:
+    return text.strip(JS_WS)
+
+
+def utf16_key(text: str) -> bytes:
+    """Sort key matching JavaScript's default string ordering (UTF-16 code units)."""
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+_RADIX = re.compile(r"0([xXoObB])([0-9a-fA-F]+)\Z")
+
+
+def js_number(text: str) -> float:
+    """JavaScript's Number(string): NaN where JS would give NaN."""
+    s = js_trim(text)
+    if s == "":
+        return 0.0
+    decimal = ascii_decimal(s)  # ASCII digits only, like JavaScript
+    if decimal is not None:
+        return decimal
+    m = _RADIX.match(s)
+    if m:
+        base = {"x": 16, "o": 8, "b": 2}[m.group(1).lower()]
+        try:
+            return float(int(m.group(2), base))
+        except ValueError:
+            return math.nan
+    if s in ("Infinity", "+Infinity"):
+        return math.inf
+    if s == "-Infinity":
+        return -math.inf
+    return math.nan
+
+
+def js_number_to_string(value: float) -> str:
+    """Number.prototype.toString() for finite doubles (what JSON.stringify prints)."""
+    if value == 0:
+        return "0"
+    if math.isnan(value) or math.isinf(value):
+        return "null"
+    if value == int(value) and abs(value) < 2**53:
+        return str(int(value))
+    sign = "-" if value < 0 else ""
+    # repr() gives the shortest round-tripping digits, exactly as ECMAScript requires.
+    _, digit_tuple, exponent = Decimal(repr(abs(value))).normalize().as_tuple()
+    digits = "".join(map(str, digit_tuple))
+    n = len(digits) + exponent
+    k = len(digits)
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    e = n - 1
+    exp = ("+" if e >= 0 else "-") + str(abs(e))
+    if k == 1:
+        return sign + digits + "e" + exp
+    return sign + digits[0] + "." + digits[1:] + "e" + exp

@@ -1,0 +1,84 @@
+"""Core JSON output: compact JSON exactly as JavaScript's JSON.stringify writes it.
+
+Python's json module differs for floats (2.0 vs 2, 1e-06 vs 0.000001) and lone surrogates;
+envelopes and digests must be byte-identical to the reference, so they go through here.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+
+from cortex.core.jscompat import js_number_to_string
+
+_string = json.encoder.encode_basestring  # ensure_ascii=False flavour, C-accelerated
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+_PLAIN = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False).encode
+
+
+def _escape_surrogate(match: re.Match) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
+def _encode_str(value: str) -> str:
+    encoded = _string(value)
+    if _SURROGATE.search(encoded):
+        encoded = _SURROGATE.sub(_escape_surrogate, encoded)
+    return encoded
+
+
+def dumps_plain_utf8(value) -> bytes:
+    """dumps(value) as UTF-8 for a value holding no float (a record view), by the C encoder.
+
+    The C encoder escapes strings exactly as _encode_str does and prints ints as str() does;
+    only floats differ, so callers pass float-free values (tests compare the two). A lone
+    surrogate is the one thing UTF-8 cannot encode: only then is it escaped as JS does.
+    """
+    text = _PLAIN(value)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(_escape_surrogate, text).encode("utf-8")
+
+
+def _encode(value, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(_encode_str(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, float):
+        out.append(js_number_to_string(value) if math.isfinite(value) else "null")
+    elif isinstance(value, dict):
+        out.append("{")
+        first = True
+        for key, item in value.items():
+            if not first:
+                out.append(",")
+            first = False
+            out.append(_encode_str(str(key)))
+            out.append(":")
+            _encode(item, out)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for index, item in enumerate(value):
+            if index:
+                out.append(",")
+            _encode(item, out)
+        out.append("]")
+    else:
+        raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def dumps(value) -> str:
+    out: list[str] = []
+    _encode(value, out)
+    return "".join(out)

@@ -1,0 +1,125 @@
+"""Core privacy boundary: recognises `<private>` openers and closers in every spelling; used by cortex.core.privacy.
+
+A tag is judged by what it normalises to, one character at a time (see `fold`): NFKC,
+full Unicode case folding, combining marks and invisible characters removed, whitespace
+kept as a space. So `＜private＞`, `<PRİVATE>`, `<private` + a combining mark, `<pri​vate>`
+(zero-width space) and `<prⅳate>` (roman numeral four) all count.
+
+  * the ASCII shapes the reference's regular expression accepts are well-formed tags, and so
+    is any other spelling whose folded body has the same shape (`＜private＞`, `<PRİVATE>`),
+    unless a control or format character hides inside it;
+  * any other opener-like text (its folded body starts with "private") is malformed: the
+    caller suppresses everything from it on (fail closed);
+  * any text whose folded body is `/private`, optionally followed by whitespace and
+    attributes, and that ends in something that folds to `>` is a closer.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+from cortex.core.jscompat import JS_WS, JS_WS_CLASS
+
+# Every character whose fold contains "<" or ">" (Unicode 14; tests recompute both from
+# unicodedata): ASCII, ≮ ≯ (an overlay mark on the ASCII sign), small forms, full width.
+OPENING_BRACKETS = "<\u226e\ufe64\uff1c"
+CLOSING_BRACKETS = ">\u226f\ufe65\uff1e"
+_OPENING = re.compile(f"[{OPENING_BRACKETS}]")
+_CLOSING = re.compile(f"[{CLOSING_BRACKETS}]")
+
+OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
+
+# The reference's pattern: ASCII case folding, JS whitespace, attributes after whitespace.
+_W = JS_WS_CLASS
+_ASCII_TAG = re.compile(rf"<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>", re.ASCII | re.IGNORECASE)
+_CLOSER_HEAD = re.compile(r" */ *private(?: |\Z)")
+_FOLDED_OPENER = re.compile(r" *private(?: [^<>]*)?\Z")
+_HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the end
+# Default-ignorable letters that render as nothing (the Hangul fillers); marks and the
+# C* categories are dropped by category.
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
+_DROPPED_CATEGORIES = frozenset(["Mn", "Mc", "Me", "Cc", "Cf", "Cn", "Co", "Cs"])
+
+
+def might_hold_tags(text: str) -> bool:
+    """The fast path: False means no character of `text` can start a tag."""
+    if "<" in text:
+        return True
+    return not text.isascii() and ("\uff1c" in text or "\ufe64" in text or "\u226e" in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def fold(ch: str) -> str:
+    """What one character is for tag recognition: '' (invisible), ' ' (whitespace) or its folded text."""
+    if ch in JS_WS:
+        return " "
+    if ch.isascii():
+        return "" if unicodedata.category(ch) == "Cc" else ch.lower()
+    if ch in _FILLERS:
+        return ""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", ch).casefold())
+    kept = (" " if c.isspace() else c for c in decomposed
+            if unicodedata.category(c) not in _DROPPED_CATEGORIES and c not in _FILLERS)
+    return "".join(kept)
+
+
+def _folded_head(text: str, start: int, stop: int) -> str:
+    """The fold of text[start:stop], up to _HEAD_CHARS visible characters."""
+    pieces: list[str] = []
+    visible = 0
+    position = start
+    while position < stop and visible < _HEAD_CHARS:
+        piece = fold(text[position])
+        position += 1
+        if piece:
+            pieces.append(piece)
+            visible += len(piece) - piece.count(" ")
+    return "".join(pieces)
+
+
+def _is_folded_opener(body: str) -> bool:
+    """A well-formed opener in another spelling: its fold has the reference's shape, nothing hidden inside."""
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in body if ch not in JS_WS):
+        return False  # a control or format character inside a tag is an evasion: fail closed
+    return _FOLDED_OPENER.match("".join(fold(ch) for ch in body)) is not None
+
+
+class TagScanner:
+    """Classifies the tag candidates of one text; remembers the next closing bracket (linear time)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.ascii = text.isascii()
+        self._closing_at = -1  # the next closing bracket at or after the last position asked for
+
+    def next_opening(self, start: int) -> int:
+        if self.ascii:
+            return self.text.find("<", start)
+        match = _OPENING.search(self.text, start)
+        return match.start() if match else -1
+
+    def _closing_after(self, position: int) -> int:
+        if self._closing_at <= position and self._closing_at != len(self.text):
+            match = _CLOSING.search(self.text, position + 1)
+            self._closing_at = match.start() if match else len(self.text)
+        return self._closing_at
+
+    def classify(self, start: int) -> tuple[str | None, int]:
+        """(OPEN | CLOSE | MALFORMED | None, end) for the candidate at `start` (an opening bracket)."""
+        text = self.text
+        first = fold(text[start + 1]) if start + 1 < len(text) else ""
+        if first and first[0] not in " p/":  # the common case: `<b>`, `<!--`, `1 < 2`
+            return None, start
+        stop = self._closing_after(start)
+        match = _ASCII_TAG.match(text, start)
+        if match and match.end() == stop + 1:
+            return (CLOSE if match.group(1) else OPEN), match.end()
+        head = _folded_head(text, start + 1, stop)
+        if head.replace(" ", "").startswith("private"):
+            if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
+                return OPEN, stop + 1
+            return MALFORMED, start
+        if stop < len(text) and _CLOSER_HEAD.match(head) and _OPENING.search(text, start + 1, stop) is None:
+            return CLOSE, stop + 1
+        return None, start

@@ -1,0 +1,110 @@
+"""Prompt stage (stdlib only): BM25 recall over the canonical corpus plus the hot entries, and its evidence row; used by `cortex recall`.
+
+The corpus is the read contract's (cortex.core.corpus: KNOWLEDGE/ and M/*_MEMORY.md), valid
+now, plus every valid entry of the two hot files as its own record (they live under
+LIFEOS/USER, outside the memory root). The answer is a bounded context block: at most
+`limit` results, each snippet cut, the whole block capped. One row is appended to
+O/memory-retrievals.jsonl per recall: {ts, query_hash, returned_count, duration_ms,
+top_score?} — the query itself is never stored, only the sha256 of its UTF-8 text (after
+private spans are removed, so a private span cannot be confirmed by hashing guesses).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+
+from cortex.core.corpus import EPOCH_ISO, enumerate_canonical_corpus, frontmatter_fields
+from cortex.core.durable import append_line
+from cortex.hot.hotinput import hot_text
+from cortex.hot.hotrender import SECTIONS, MAX_HOT_FILE_BYTES
+from cortex.hot.hotmemory import parse_memory_content, validate_entries
+from cortex.core.jsjson import dumps
+from cortex.evidencerows import RetrievalRow
+from cortex.layout import Layout, OBSERVABILITY, RETRIEVALS_LOG
+from cortex.core.privacy import strip_private_content
+from cortex.core.records import CortexRecord, active_records
+from cortex.core.safeio import read_bounded
+from cortex.core.safepaths import memory_dir
+from cortex.core.search import rank_bm25, round6
+from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
+from cortex.core.tokenize import terms
+
+LOG_NAME = RETRIEVALS_LOG
+DEFAULT_LIMIT = 5
+MAX_LIMIT = 20
+MAX_QUERY_CHARS = 8_192  # a pasted log is a prompt too: search its beginning, never refuse it
+MAX_QUERY_TERMS = 64
+MAX_SNIPPET_CHARS = 600
+MAX_BLOCK_CHARS = 4_000
+_FRONTMATTER = re.compile(r"\A---\r?\n[\s\S]*?\r?\n---(?:\r?\n|\Z)")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Recall:
+    block: str
+    returned: int
+    top_score: float | None
+    query_hash: str
+
+
+def hot_records(layout: Layout) -> list[CortexRecord]:
+    """One record per valid hot entry; a missing hot file contributes nothing."""
+    records = []
+    for label, title in SECTIONS:
+        path = layout.hot_file(label)
+        try:
+            text = hot_text(read_bounded(path, MAX_HOT_FILE_BYTES))
+        except FileNotFoundError:
+            continue
+        updated = frontmatter_fields(text).get("last_updated") or EPOCH_ISO
+        stamp = updated if parse_timestamp_ms(updated) is not None else EPOCH_ISO
+        for entry in validate_entries(parse_memory_content(text).entries).accepted:
+            digest = hashlib.sha256(entry.encode("utf-8")).hexdigest()[:16]
+            record = CortexRecord(id=f"hot:{label}:{digest}", type="memory", title=title, created=stamp, updated=stamp,
+                                  source="hot-memory", session=None, path=layout.display(path), content=entry, related=[])
+            record.created_ms = record.updated_ms = parse_timestamp_ms(stamp)
+            records.append(record)
+    return records
+
+
+def bounded_query(query: str) -> str:
+    """The text searched: private spans removed, cut, and at most MAX_QUERY_TERMS distinct terms."""
+    text = strip_private_content(query)[:MAX_QUERY_CHARS]
+    return " ".join(list(dict.fromkeys(terms(text)))[:MAX_QUERY_TERMS])
+
+
+def _snippet(record: CortexRecord) -> str:
+    body = _SPACE.sub(" ", _FRONTMATTER.sub("", record.content)).strip()
+    return body if len(body) <= MAX_SNIPPET_CHARS else body[: MAX_SNIPPET_CHARS - 1].rstrip() + "…"
+
+
+def _block(ranked) -> tuple[str, int]:
+    parts, used = [], 0
+    for number, row in enumerate(ranked, start=1):
+        part = f"[{number}] {row.record.title} ({row.record.path}; score {round6(row.score)})\n{_snippet(row.record)}"
+        if used + len(part) > MAX_BLOCK_CHARS:
+            break
+        parts.append(part)
+        used += len(part)
+    if not parts:
+        return "", 0
+    return "<lifeos-recall>\n" + "\n\n".join(parts) + "\n</lifeos-recall>\n", len(parts)
+
+
+def recall(layout: Layout, query: str, limit: int, now_ms: int) -> Recall:
+    stripped = strip_private_content(query)
+    searched = bounded_query(stripped)
+    records = active_records(enumerate_canonical_corpus(layout.memory_root).records, now_ms) + hot_records(layout)
+    ranked = rank_bm25(records, searched)[:limit] if searched else []
+    block, returned = _block(ranked)
+    top = round6(ranked[0].score) if returned else None
+    return Recall(block, returned, top, hashlib.sha256(stripped.encode("utf-8")).hexdigest())
+
+
+def log_recall(layout: Layout, result: Recall, now_ms: int, duration_ms: float) -> None:
+    row = RetrievalRow(iso_from_ms(now_ms), result.query_hash, result.returned, duration_ms, result.top_score).as_row()
+    directory = memory_dir(layout.memory_root, OBSERVABILITY)
+    append_line(os.path.join(directory, LOG_NAME), dumps(row).encode("utf-8"))

@@ -1,0 +1,106 @@
+"""Core tokenizer: the lexical terms BM25 ranks on; called by cortex.core.search, `cortex search` and the benchmark.
+
+Two tokenizers live here:
+
+* `ascii_terms` — the reference's tokenizer: lowercase `[a-z0-9]+` runs. Kept by name
+  because the benchmark measures the production tokenizer against it.
+* `unicode_terms` — the production tokenizer (`terms`). Text is NFKC-normalised and
+  case-folded; a term is then a maximal run of Unicode letters/digits (plus the combining
+  marks that continue it, so Devanagari or Hebrew words are not cut at every vowel sign),
+  except that every stretch of Han, Hiragana, Katakana or Hangul becomes overlapping
+  bigrams (a lone character stays one term): those scripts do not put spaces between words.
+
+On ASCII text `unicode_terms` runs the reference's own code, so ASCII corpora rank exactly
+as before. Two more fast paths give the general algorithm's result for less: ASCII words
+among typographic punctuation (— “ ” … no-break spaces), and Latin-only text (café). The tests
+check every fast path against `general_terms(fold(text))`, the general algorithm.
+"""
+from __future__ import annotations
+
+import operator
+import re
+import unicodedata
+
+from cortex.core import unicode_tables as tables
+
+_ASCII_TERM = re.compile(r"[a-z0-9]+")
+_CJK_BMP = re.compile(f"[{tables.CJK_BMP}]")
+_CJK_SUPPLEMENTARY = re.compile(f"[{tables.CJK_SUPPLEMENTARY}]")
+_SIMPLE_RUN = re.compile(r"[^\W_]+")  # letters and digits: `\w` without `_`
+# Full-width punctuation and the ideographic space separate words before and after NFKC
+# alike; blanking them first lets typical CJK text pass NFKC's quick check (5x faster).
+_FULLWIDTH_PUNCTUATION = re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+_SUPPLEMENTARY = re.compile("[\U00010000-\U0010ffff]")
+_VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f]|[\U000e0100-\U000e01ef]")
+
+
+def ascii_terms(text: str) -> list[str]:
+    """The reference tokenizer: lowercase `[a-z0-9]+` runs."""
+    return _ASCII_TERM.findall(text.lower())
+
+
+def unicode_terms(text: str) -> list[str]:
+    """The production tokenizer; identical to `ascii_terms` on ASCII-only text."""
+    if text.isascii():
+        return _ASCII_TERM.findall(text.lower())  # the reference's own code: the guarantee
+    first = tables.beyond_ascii_words().search(text)
+    if first is None:
+        # ASCII words among typographic punctuation: folding could only change separators.
+        return _ASCII_TERM.findall(text.lower())
+    if tables.beyond_latin_words().search(text, first.start()) is None:
+        # Latin letters only, before and after folding: no mark, no CJK, one lookup-table class.
+        return tables.latin_run().findall(fold(text))
+    return general_terms(fold(text))
+
+
+terms = unicode_terms  # the tokenizer search and the benchmark use by default
+
+
+def fold(text: str) -> str:
+    """NFKC, case-fold, NFKC again (case folding can leave a string un-normalised)."""
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", _FULLWIDTH_PUNCTUATION.sub(" ", text))
+    text = text.casefold()
+    return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
+
+
+def general_terms(folded: str) -> list[str]:
+    """The general algorithm on folded text, no shortcut: what every fast path must agree with."""
+    marked = _has_marks(folded)
+    if marked and _VARIATION_SELECTORS.search(folded):
+        # A variation selector picks a glyph, not a word; left in, it would split a Han stretch.
+        folded = _VARIATION_SELECTORS.sub("", folded)
+        marked = _has_marks(folded)
+    if not _has_cjk(folded):
+        return (tables.marked_run() if marked else _SIMPLE_RUN).findall(folded)
+    out: list[str] = []
+    for match in (tables.marked_cjk_or_word() if marked else tables.cjk_or_word()).finditer(folded):
+        piece = match.group()
+        if match.lastindex and len(piece) > 1:
+            out.extend(map(operator.add, piece[:-1], piece[1:]))  # overlapping bigrams
+        else:
+            out.append(piece)
+    return out
+
+
+def is_lone_cjk(term: str) -> bool:
+    """A one-character Han/Kana/Hangul term: in text it is mostly inside bigrams, so search counts it in the text."""
+    return len(term) == 1 and _has_cjk(term)
+
+
+def prepare() -> None:
+    """Build the lazy tables now (the benchmark calls this so no timed ranking pays for it)."""
+    tables.prepare()
+
+
+def _has_marks(text: str) -> bool:
+    if tables.bmp_marks().search(text):
+        return True
+    if not _SUPPLEMENTARY.search(text):
+        return False
+    # Supplementary-plane marks are rare and a class of them is slow: check those characters one by one.
+    return any(unicodedata.category(char)[0] == "M" for char in _SUPPLEMENTARY.findall(text))
+
+
+def _has_cjk(text: str) -> bool:
+    return bool(_CJK_BMP.search(text) or (_SUPPLEMENTARY.search(text) and _CJK_SUPPLEMENTARY.search(text)))

@@ -1,0 +1,176 @@
+"""Core hot-memory format: THE parser and entry validator for PRINCIPAL_MEMORY.md / DA_MEMORY.md.
+
+Every reader (writer, renderer, auditor, restore) uses this module; never write a second
+marker parser. Stdlib only. The model (compatible with the reference MemoryWriter):
+- markers are structural only as whole trimmed lines;
+- every line after the frontmatter whose trimmed text starts with a valid prefix is an
+  entry, wherever it stands (inside the block or orphaned), first-seen de-duplicated,
+  so a file with disordered markers loses nothing;
+- everything else is body, preserved verbatim.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from cortex.core.jscompat import js_len, js_trim
+
+BEGIN_MARKER = "<!-- BEGIN ENTRIES -->"
+END_MARKER = "<!-- END ENTRIES -->"
+PREFIXES = ("NAME", "ROLE", "RELATION", "PREFERENCE", "RULE")
+PREFIX_PATTERN = re.compile(r"(NAME|ROLE|RELATION|PREFERENCE|RULE): ")
+PROVENANCE_TAGS = ("~explicit", "~deduced", "~inferred")
+MAX_ENTRIES = 48
+MAX_CHARS_PER_ENTRY = 256
+CAP_CHARS = MAX_ENTRIES * MAX_CHARS_PER_ENTRY
+
+_FRONTMATTER = re.compile(r"---\r?\n[\s\S]*?\r?\n---\r?\n")
+_LINE_SPLIT = re.compile(r"\r?\n")
+
+
+@dataclass(frozen=True)
+class ParsedMemoryFile:
+    frontmatter: str
+    body_lines: tuple[str, ...]
+    entries: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MarkerCheck:
+    begins: int
+    ends: int
+    inverted: bool
+
+    @property
+    def ok(self) -> bool:
+        return self.begins == 1 and self.ends == 1 and not self.inverted
+
+
+@dataclass(frozen=True)
+class Validation:
+    accepted: tuple[str, ...]
+    dropped: tuple[dict, ...] = field(default=())  # {"entry", "reason"} for every rejected entry
+
+    def count(self, reason: str) -> int:
+        return sum(1 for row in self.dropped if row["reason"] == reason)
+
+
+def parse_memory_content(content: str) -> ParsedMemoryFile:
+    match = _FRONTMATTER.match(content)
+    raw = match.group(0) if match else ""
+    # A "frontmatter" that swallowed a marker is a mis-closed fence: demote it so every
+    # entry is recovered from the body instead of hidden inside frontmatter.
+    valid = bool(raw) and BEGIN_MARKER not in raw and END_MARKER not in raw
+    frontmatter = raw.replace("\r\n", "\n") if valid else ""
+    after = content[len(raw):] if valid else content
+    body: list[str] = []
+    entries: list[str] = []
+    seen: set[str] = set()
+    for line in _LINE_SPLIT.split(after):
+        trimmed = js_trim(line)
+        if trimmed in (BEGIN_MARKER, END_MARKER):
+            continue
+        if trimmed and PREFIX_PATTERN.match(trimmed):
+            if trimmed not in seen:
+                seen.add(trimmed)
+                entries.append(trimmed)
+            continue
+        body.append(line)
+    while body and not js_trim(body[-1]):
+        body.pop()
+    return ParsedMemoryFile(frontmatter, tuple(body), tuple(entries))
+
+
+def check_markers(content: str) -> MarkerCheck:
+    lines = [js_trim(line) for line in content.split("\n")]
+    begins = lines.count(BEGIN_MARKER)
+    ends = lines.count(END_MARKER)
+    begin_at = lines.index(BEGIN_MARKER) if begins else -1
+    end_at = lines.index(END_MARKER) if ends else -1
+    return MarkerCheck(begins, ends, begin_at != -1 and end_at != -1 and end_at < begin_at)
+
+
+def entry_problem(entry: str) -> str | None:
+    """Why a trimmed, non-empty entry is invalid ("malformed" / "overlength"), or None."""
+    if "\r" in entry or "\n" in entry:
+        return "malformed"
+    match = PREFIX_PATTERN.match(entry)
+    if not match:
+        return "malformed"
+    if BEGIN_MARKER in entry or END_MARKER in entry:
+        return "malformed"
+    # The 256-character cap counts everything after the prefix, provenance tag included
+    # (the reference MemoryWriter's rule; JavaScript string length).
+    if js_len(entry[match.end():]) > MAX_CHARS_PER_ENTRY:
+        return "overlength"
+    return None
+
+
+def validate_entries(entries: list[str] | tuple[str, ...]) -> Validation:
+    """Trim, validate and case-sensitively de-duplicate a submitted list (order kept)."""
+    accepted: list[str] = []
+    dropped: list[dict] = []
+    seen: set[str] = set()
+    for raw in entries:
+        entry = js_trim(raw)
+        if not entry:
+            continue
+        problem = entry_problem(entry)
+        if problem:
+            dropped.append({"entry": entry, "reason": problem})
+        elif entry in seen:
+            dropped.append({"entry": entry, "reason": "duplicate"})
+        else:
+            seen.add(entry)
+            accepted.append(entry)
+    return Validation(tuple(accepted), tuple(dropped))
+
+
+def read_diagnostics(content: str) -> dict:
+    """What `cortex hot read` and the auditor report for a file's current content."""
+    parsed = parse_memory_content(content)
+    validation = validate_entries(parsed.entries)
+    return {
+        "entries": list(validation.accepted),
+        "count": len(validation.accepted),
+        "chars_used": sum(js_len(entry) for entry in validation.accepted),
+        "cap_entries": MAX_ENTRIES,
+        "cap_chars": CAP_CHARS,
+        "dropped_invalid": [row for row in validation.dropped if row["reason"] != "duplicate"],
+    }
+
+
+_LAST_UPDATED = re.compile(r"^last_updated:[^\n]*$", re.M)
+_LAST_UPDATED_BY = re.compile(r"^last_updated_by:[^\n]*$", re.M)
+_CLOSING_FENCE = re.compile(r"\n---\n\Z")
+
+
+def _set_frontmatter_field(frontmatter: str, pattern: re.Pattern, key: str, value: str) -> str:
+    line = f"{key}: {value}"
+    if pattern.search(frontmatter):
+        return pattern.sub(lambda _match: line, frontmatter, count=1)
+    return _CLOSING_FENCE.sub(lambda _match: f"\n{line}\n---\n", frontmatter, count=1)
+
+
+def serialize_memory_content(
+    parsed: ParsedMemoryFile, entries: list[str] | tuple[str, ...], updated_by: str, updated_at: str
+) -> str:
+    """The one canonical shape: frontmatter → body → BEGIN → entries → END → newline.
+
+    Used by the hot writer, restore and init. There are no self-heal branches: a single
+    write converges any disordered file and a repeat write is byte-identical apart from the
+    stamp. A file without frontmatter stays without (nothing is invented); otherwise
+    last_updated / last_updated_by are replaced, or added before the closing fence.
+    """
+    frontmatter = parsed.frontmatter
+    if frontmatter:
+        frontmatter = _set_frontmatter_field(frontmatter, _LAST_UPDATED, "last_updated", updated_at)
+        frontmatter = _set_frontmatter_field(frontmatter, _LAST_UPDATED_BY, "last_updated_by", updated_by)
+    out = [frontmatter]
+    if parsed.body_lines:
+        out.append("\n".join(parsed.body_lines) + "\n\n")
+    out.append(BEGIN_MARKER + "\n")
+    if entries:
+        out.append("\n".join(entries) + "\n")
+    out.append(END_MARKER + "\n")
+    return "".join(out)

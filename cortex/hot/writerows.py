@@ -1,0 +1,48 @@
+"""Write path: the shape of one O/memory-writes.jsonl row (every hot-memory write attempt); used by cortex.hot.hotwriter.
+
+Exactly ts, file, updated_by, prior_count, new_count, evictions, additions, dropped, ok,
+error. Refused attempts are logged too (ok false, error {code, message}) with the full
+delta they would have made: a blocked write is precisely the evidence needed to tell
+erosion from consolidation later. prior_count is null when the prior file was unreadable.
+"""
+from __future__ import annotations
+
+from typing import Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class DroppedEntry(_Row):
+    entry: StrictStr
+    reason: Literal["malformed", "overlength", "duplicate"]
+
+
+class WriteError(_Row):
+    code: StrictStr = Field(description="EAT_CAP, ESUSPECT_SHRINK, ESUSPECT_EROSION, EINVAL_PATH, …")
+    message: StrictStr
+
+
+class MemoryWriteRow(_Row):
+    model_config = ConfigDict(title="lifeos-cortex/v1 memory-writes row")
+
+    ts: StrictStr
+    file: StrictStr
+    updated_by: StrictStr
+    prior_count: Optional[StrictInt] = Field(ge=0)
+    new_count: Optional[StrictInt] = Field(ge=0)
+    evictions: list[StrictStr]
+    additions: list[StrictStr]
+    dropped: list[DroppedEntry]
+    ok: StrictBool
+    error: Optional[WriteError]
+
+
+def memory_write_row_json_schema() -> dict:
+    schema = MemoryWriteRow.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "lifeos-cortex-memory-write-row-v1.schema.json"
+    return schema

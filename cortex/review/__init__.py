@@ -1,0 +1,1 @@
+"""Reviewer wing: transcripts, the prompt, inference, runs and their evidence, cadence and state."""

@@ -1,0 +1,81 @@
+"""Cadence stage: decide, per Stop turn, whether to start the reviewer, and start it detached; used by `review fire`.
+
+The asymmetry is deliberate (reference MemoryReviewFire): the turn threshold is per session
+("has this conversation said enough to review?"), the time gap is global (an inference
+budget guard: N concurrent sessions must not run N reviews per window). The decision and
+both state files change under one lock; the reviewer is started inside it, before the
+counters are reset, so a failed start leaves the turns counted for the next Stop.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from cortex.review.reviewstate import read_session, read_state, state_lock, write_session, write_state
+from cortex.core.timestamps import parse_timestamp_ms
+from cortex.write.writecontext import WriteContext
+from cortex.layout import REVIEWER_FIRES_LOG as FIRES_LOG
+from cortex.liferows import FireRow
+
+
+@dataclass(frozen=True)
+class Cadence:
+    turn_threshold: int
+    min_minutes_between: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    session: str
+    turns: int  # this session's turns including this one
+    started: bool
+    reason: str
+    pid: int | None = None
+
+
+def _interval_elapsed(last_review_at: str | None, now_ms: int, minutes: float) -> bool:
+    last = parse_timestamp_ms(last_review_at)
+    return last is None or now_ms - last >= minutes * 60_000
+
+
+def reviewer_argv(memory_root: str, transcript: str | None) -> list[str]:
+    # -P: the working folder is not put on sys.path, so a project's own `cortex/` cannot shadow ours.
+    argv = [sys.executable, "-P", "-m", "cortex", "review", "run", "--memory-root", memory_root]
+    return argv + (["--input", transcript] if transcript else [])
+
+
+def start_detached(argv: list[str], env: dict[str, str], cwd: str) -> int:
+    """Start `argv` in its own session with no inherited stdio; returns its pid (never waited for here)."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=env, cwd=cwd, start_new_session=True, close_fds=True)
+    return proc.pid
+
+
+def record_turn(ctx: WriteContext, session: str, cadence: Cadence, start) -> Decision:
+    """Count one turn of `session`; call start() → pid and reset the counters when a review is due."""
+    with state_lock(ctx):
+        state = read_state(ctx)
+        counter = read_session(ctx, session)
+        turns = counter.turn_count_since_last_review + 1
+        counter.turn_count_since_last_review = turns
+        counter.last_message_at = ctx.now_iso
+        state.turn_count_since_last_review += 1
+        decision = Decision(session, turns, False, f"{turns}/{cadence.turn_threshold} turns")
+        if turns >= cadence.turn_threshold:
+            state.pending_review = True
+            if _interval_elapsed(state.last_review_at, ctx.now_ms, cadence.min_minutes_between):
+                pid = start()
+                decision = Decision(session, turns, True, "threshold reached", pid)
+                counter.turn_count_since_last_review = 0
+                state.turn_count_since_last_review = 0
+                state.last_review_at = ctx.now_iso
+            else:
+                gap = f"last review less than {cadence.min_minutes_between:g} min ago"
+                decision = Decision(session, turns, False, gap)
+        write_session(ctx, counter)
+        write_state(ctx, state)
+    # One row per Stop turn, started or not: the fire hook's heartbeat (hook-silent:fire) and,
+    # when started, the spawn the reviewer's `started` row must follow (reviewer-never-started).
+    ctx.record(FIRES_LOG, FireRow(session, decision.turns, decision.started, decision.reason, decision.pid).as_row())
+    return decision

@@ -161,6 +161,14 @@ def _unknown_command(args: list[str]) -> InvalidInput:
     return InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
 
 
+def _closest(arg: str, allowed) -> str:
+    """"; did you mean --x?" for a likely misspelling (the reference's message stays the prefix), else ""."""
+    import difflib
+
+    close = difflib.get_close_matches(arg, sorted(allowed), n=1, cutoff=0.75)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict, list[str]]:
     spec, i = find_command(args, commands)
     if spec is None:
@@ -178,7 +186,7 @@ def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tup
             continue
         arg, joined, inline = arg.partition("=")  # --opt=value is --opt value
         if arg not in spec.allowed:
-            raise InvalidInput(f"Unknown option for {command}: {arg}")
+            raise InvalidInput(f"Unknown option for {command}: {arg}{_closest(arg, spec.allowed)}")
         if arg in options:
             raise InvalidInput(f"Duplicate option: {arg}")
         if arg in spec.flag_options:

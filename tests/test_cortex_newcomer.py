@@ -215,3 +215,11 @@ def test_generated_slugs_are_bounded_and_filesystem_safe(title):
     assert all(char == "-" or char.isalnum() or unicodedata.category(char)[0] == "M" for char in slug)
     if title.isascii():
         assert slug == (re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:MAX_SLUG_CHARS].strip("-") or "untitled")
+
+
+def test_a_misspelt_option_suggests_the_closest_and_keeps_code_and_exit(tmp_path):
+    code, envelope = cortex("search", "q", "--memroy-root", str(tmp_path))
+    assert code == 4 and envelope["error"]["code"] == "invalid_input"
+    assert envelope["error"]["message"] == "Unknown option for search: --memroy-root; did you mean --memory-root?"
+    code, envelope = cortex("search", "q", "--nope", "1")  # nothing close: the reference's message, unchanged
+    assert code == 4 and envelope["error"]["message"] == "Unknown option for search: --nope"

@@ -16,7 +16,7 @@ from collectors.fsprobe import describe_os_error
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
-from cortex.review.transcript import REVIEWER_PROJECT_MARK
+from cortex.review.transcript import transcript_files
 from cortex.review.transcript import transcript_folder as shared_folder
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -45,25 +45,7 @@ def transcript_folder(root: str, environ) -> str:
 
 
 def newest_transcripts(folder: str) -> list[str]:
-    found: list[tuple[int, str]] = []
-    pending, seen = [(folder, 0)], 0
-    while pending and seen < MAX_ENTRIES:
-        where, depth = pending.pop()
-        try:
-            with os.scandir(where) as entries:
-                for entry in entries:
-                    seen += 1
-                    if seen > MAX_ENTRIES:
-                        break
-                    if entry.is_symlink() or entry.name.startswith("."):
-                        continue
-                    if entry.is_dir(follow_symlinks=False):
-                        if depth == 0 and REVIEWER_PROJECT_MARK not in entry.name:
-                            pending.append((entry.path, 1))
-                    elif entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
-                        found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
-        except (FileNotFoundError, NotADirectoryError, PermissionError):
-            continue
+    found = transcript_files(folder, MAX_ENTRIES, strict=False)  # the reviewer's own scan, bounded here
     return [path for _, path in sorted(found, reverse=True)[:MAX_FILES]]
 
 

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from collectors.paths import health_log_path, resolve_root
 from cortex.core.numbers import ascii_digits, ascii_int
-from health.options import Parser, UsageError
+from health.options import Parser
 from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, describe_open_error, parse_report
 
 DEFAULT_LAST = 20
@@ -158,15 +158,9 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
          stderr: TextIO | None = None) -> int:
     environ = os.environ if environ is None else environ
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    try:
-        parser = build_parser()
-        parser.out = stdout
-        args = parser.parse_args(list(argv))
-    except UsageError as error:
-        stderr.write(f"cortex-health history: usage: {error}\n")
-        return 3
-    except SystemExit as done:  # --help
-        return int(done.code or 0)
+    args = build_parser().parse_subcommand(argv, stdout, stderr)
+    if isinstance(args, int):
+        return args
     root = resolve_root(args.root, environ)
     if not os.path.isdir(root):  # a typo in --root is not "no run recorded yet": the auditor cannot run (exit 3)
         stderr.write(f"cortex-health history: root {root} does not exist (or is not a directory)\n")

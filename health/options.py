@@ -45,6 +45,17 @@ class Parser(argparse.ArgumentParser):
     def print_help(self, file: TextIO | None = None) -> None:
         super().print_help(file or self.out)
 
+    def parse_subcommand(self, argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> argparse.Namespace | int:
+        """A subcommand's arguments, or its exit code: 0 after --help (on stdout), 3 after a usage error."""
+        self.out = stdout
+        try:
+            return self.parse_args(list(argv))
+        except UsageError as error:
+            stderr.write(f"{self.prog}: usage: {error}\n")
+            return 3
+        except SystemExit as done:  # --help
+            return int(done.code or 0)
+
 
 @dataclass(frozen=True)
 class Output:

@@ -19,7 +19,7 @@ from http.server import ThreadingHTTPServer
 from typing import TextIO
 
 from collectors.paths import health_log_path, resolve_root
-from health.options import Parser, UsageError
+from health.options import Parser
 
 LOOPBACK = ("127.0.0.1", "::1")
 DEFAULT_PORT = 8765
@@ -80,15 +80,9 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
          stderr: TextIO | None = None) -> int:
     environ = os.environ if environ is None else environ
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    try:
-        parser = build_parser()
-        parser.out = stdout
-        args = parser.parse_args(list(argv))
-    except UsageError as error:
-        stderr.write(f"cortex-health serve: usage: {error}\n")
-        return 3
-    except SystemExit as done:  # --help
-        return int(done.code or 0)
+    args = build_parser().parse_subcommand(argv, stdout, stderr)
+    if isinstance(args, int):
+        return args
     if args.host not in LOOPBACK:
         stderr.write(f"cortex-health serve: refusing to listen on {args.host!r}: the dashboard binds only "
                      f"127.0.0.1 or ::1 (loopback)\n")

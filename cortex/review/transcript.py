@@ -16,6 +16,7 @@ import json
 import os
 import stat
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from cortex.errors import InvalidInput
@@ -54,9 +55,12 @@ def transcript_folder(root: str, configured: str | None, environ) -> str:
     return os.path.join(os.path.abspath(root), "projects")
 
 
-def newest_transcript(directory: str) -> str | None:
-    """The most recently modified *.jsonl in `directory` or one folder below it (symlinks skipped)."""
-    best: tuple[int, str] | None = None
+def transcript_files(directory: str, max_entries: int, *, strict: bool = True) -> Iterator[tuple[int, str]]:
+    """(mtime_ns, path) of each *.jsonl in `directory` or one folder below it, looking at `max_entries` entries at most.
+
+    Symlinks, dot files and the reviewer's own project folders are skipped. A folder that cannot
+    be listed raises TranscriptError when `strict` (the reviewer), else is passed over (the auditor).
+    """
     seen = 0
     pending = [(directory, 0)]
     while pending:
@@ -65,21 +69,25 @@ def newest_transcript(directory: str) -> str | None:
             with os.scandir(folder) as entries:
                 for entry in entries:
                     seen += 1
-                    if seen > MAX_SCANNED_ENTRIES:
-                        return best[1] if best else None
+                    if seen > max_entries:
+                        return
                     if entry.is_symlink() or entry.name.startswith("."):
                         continue
                     if entry.is_dir(follow_symlinks=False):
                         if depth == 0 and REVIEWER_PROJECT_MARK not in entry.name:
                             pending.append((entry.path, 1))
                     elif entry.name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
-                        mtime = entry.stat(follow_symlinks=False).st_mtime_ns
-                        if best is None or (mtime, entry.path) > best:
-                            best = (mtime, entry.path)
+                        yield entry.stat(follow_symlinks=False).st_mtime_ns, entry.path
         except (FileNotFoundError, NotADirectoryError):
             continue
         except PermissionError as error:
-            raise TranscriptError(f"cannot list transcripts in {folder}: {error.strerror}") from None
+            if strict:
+                raise TranscriptError(f"cannot list transcripts in {folder}: {error.strerror}") from None
+
+
+def newest_transcript(directory: str) -> str | None:
+    """The most recently modified *.jsonl in `directory` or one folder below it (symlinks skipped)."""
+    best = max(transcript_files(directory, MAX_SCANNED_ENTRIES), default=None)
     return best[1] if best else None
 
 

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from collectors.paths import health_log_path, resolve_root
 from cortex.core.numbers import ascii_digits, ascii_int
-from health.options import Parser
+from health.parser import Parser
 from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, describe_open_error, parse_report
 
 DEFAULT_LAST = 20

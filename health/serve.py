@@ -19,7 +19,7 @@ from http.server import ThreadingHTTPServer
 from typing import TextIO
 
 from collectors.paths import health_log_path, resolve_root
-from health.options import Parser
+from health.parser import Parser
 
 LOOPBACK = ("127.0.0.1", "::1")
 DEFAULT_PORT = 8765

@@ -1,0 +1,56 @@
+"""CLI stage: the argument parser of every cortex-health command (check, gate, history, serve); used through health.options.
+
+argparse never prints or exits on its own here: a usage problem is a UsageError (with the
+closest spelling of a misspelt option), --help goes to the injected stdout, and
+`parse_subcommand` turns both into a subcommand's exit code.
+"""
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import NoReturn, TextIO
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    out: TextIO | None = None  # where --help goes (the injected stdout)
+
+    def error(self, message: str) -> NoReturn:  # argparse would print usage and exit 2
+        raise UsageError(message + self.suggestion(message))
+
+    def suggestion(self, message: str) -> str:
+        """`; did you mean --format?` for the first unrecognized option close to a known one."""
+        if not message.startswith("unrecognized arguments:"):
+            return ""
+        known = [flag for action in self._actions for flag in action.option_strings if flag.startswith("--")]
+        for word in message.split(":", 1)[1].split():
+            if word.startswith("--"):
+                hint = closest(word.partition("=")[0], known, 0.75)  # `--bogus` is not `--verbose`
+                if hint:
+                    return hint
+        return ""
+
+    def print_help(self, file: TextIO | None = None) -> None:
+        super().print_help(file or self.out)
+
+    def parse_subcommand(self, argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> argparse.Namespace | int:
+        """A subcommand's arguments, or its exit code: 0 after --help (on stdout), 3 after a usage error."""
+        self.out = stdout
+        try:
+            return self.parse_args(list(argv))
+        except UsageError as error:
+            stderr.write(f"{self.prog}: usage: {error}\n")
+            return 3
+        except SystemExit as done:  # --help
+            return int(done.code or 0)
+
+
+def closest(word: str, known: Sequence[str], cutoff: float = 0.6) -> str:
+    """`; did you mean X?` for the nearest known spelling, or ''."""
+    import difflib
+
+    near = difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
+    return f"; did you mean {near[0]}?" if near else ""

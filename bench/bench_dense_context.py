@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-NOW = "2026-11-29T12:00:00Z"
+from bench_health import run_once  # one measured `cortex-health --json` run (bench/ is on sys.path)
+
 FOLDERS = (("experiments", "EXP", 8), ("knowledge", "K", 1), ("patterns", "PAT", 1))
 TITLES = {"experiments": "Experiments", "knowledge": "Knowledge", "patterns": "Patterns"}
 
@@ -81,18 +78,6 @@ def generate(base: Path, projects: int, atoms: int) -> Path:
     return base
 
 
-def run_once(root: Path) -> tuple[float, int, int, dict, float]:
-    argv = [sys.executable, "-m", "health", "--root", str(root), "--now", NOW, "--no-write", "--json"]
-    started = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out = proc.stdout.read()
-    proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - started
-    cpu = usage.ru_utime + usage.ru_stime  # CPU seconds: the figure that holds on a loaded machine
-    return elapsed, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status), json.loads(out), cpu
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      epilog="Prints the tree size, the median wall time and CPU time (user + system; steadier than wall time on a loaded machine), the peak RSS and the verdict.")
@@ -106,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         projects, atoms = max(1, round(args.projects * scale)), max(1, round(args.atoms * scale))
         with tempfile.TemporaryDirectory(prefix="bench-dense-") as temp:
             root = generate(Path(temp), projects, atoms)
-            runs = [run_once(root) for _ in range(args.repeat)]
+            runs = [run_once(root, []) for _ in range(args.repeat)]
             counted = runs[-1][3]["evidence"]["dc_atoms"]["atoms"]
             print(f"{projects:>8} {counted:>7} {statistics.median(r[0] for r in runs):>9.2f} "
                   f"{statistics.median(r[4] for r in runs):>6.2f} "

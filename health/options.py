@@ -96,8 +96,8 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
     parser = Parser(prog="cortex-health", allow_abbrev=False,
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
-                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | serve | "
-                    "setup claude-code|systemd|cron|prometheus (each has --help)")
+                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | fix [--dry-run] | "
+                    "serve | setup claude-code|systemd|cron|prometheus (each has --help)")
     parser.out = out
     add_check_options(parser)
     add_output_options(parser, formats)

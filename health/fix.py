@@ -8,7 +8,6 @@ was applied (or listed), 1 when one could not be, 3 on bad usage or an unusable 
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -53,23 +52,27 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
          stderr: TextIO | None = None) -> int:
     from collectors.layout import Layout, resolve_root
     from collectors.locks import collect
+    from health.parser import Parser
     from thresholds.clock import resolve_clock
 
     environ = os.environ if environ is None else environ
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    parser = argparse.ArgumentParser(prog="cortex-health fix", usage=USAGE, add_help=True)
+    parser = Parser(prog="cortex-health fix", usage=USAGE, allow_abbrev=False)
     parser.add_argument("--root")
     parser.add_argument("--now")
     parser.add_argument("--dry-run", action="store_true")
-    try:
-        args = parser.parse_args(list(argv))
-    except SystemExit as done:
-        return 0 if done.code == 0 else 3
+    args = parser.parse_subcommand(argv, stdout, stderr)  # --help on the given stdout, usage errors exit 3
+    if isinstance(args, int):
+        return args
     layout = Layout.for_root(resolve_root(args.root, environ), environ=environ)
     if not os.path.isdir(layout.root):
         stderr.write(f"cortex-health fix: root {layout.root} is not a directory\n")
         return 3
-    now_ms = resolve_clock(args.now, environ).now_ms
+    clock = resolve_clock(args.now, environ)
+    if clock.problem:  # a repair never acts on a time it guessed
+        stderr.write(f"cortex-health fix: {clock.problem}\n")
+        return 3
+    now_ms = clock.now_ms
     locks = collect(layout).locks
     if not locks:
         stdout.write("nothing to repair: no write lock is held\n")

@@ -108,3 +108,15 @@ def test_lock_contention_counts_the_last_24_hours(tmp_path):
     assert result.code == 1 and result.finding("lock-contention")["detail"]["measured"] == 11
     assert run_cli(root=root, env=clean_env(CORTEX_LOCK_CONTENTION_PER_DAY="11")).code == 0
     assert audit_document(root)["overall"] == "warn"
+
+
+def test_fix_refuses_a_bad_clock_and_a_misspelt_option_without_touching_a_lock(tmp_path):
+    root = copy_demo(tmp_path)
+    lock = plant(Path(str(hot(root, "principal")) + ".lock"), pid=dead_pid())
+    env = clean_env()
+    for extra in (["--now", "yesterday-ish"], ["--dry-rnu"]):
+        done = subprocess.run([sys.executable, "-m", "health", "fix", "--root", str(root), *extra],
+                              capture_output=True, text=True, env=env)
+        assert done.returncode == 3 and done.stdout == "" and done.stderr.startswith("cortex-health fix: "), done
+        assert "Traceback" not in done.stderr and lock.exists()
+    assert "did you mean --dry-run?" in done.stderr

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 
 from cortex.core.safeio import open_regular
-from collectors.healthchain import Checkpoint, link_of
+from collectors.healthchain import Checkpoint, link_of, sha256_hex
 
 BLOCK = 1 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -212,7 +212,7 @@ def verify(path: str, checkpoint: Checkpoint | None = None, *, incremental: bool
         size = os.fstat(fd).st_size
         if incremental and checkpoint is not None and size >= checkpoint.end:
             head = os.pread(fd, checkpoint.end - checkpoint.start, checkpoint.start)
-            if hashlib.sha256(head).hexdigest() == checkpoint.head:
+            if sha256_hex(head) == checkpoint.head:
                 walk = Walk(lines=checkpoint.line, offset=checkpoint.end, seq=checkpoint.seq, head=checkpoint.head,
                             head_line=checkpoint.line, head_start=checkpoint.start, last=checkpoint.head,
                             last_start=checkpoint.start)

@@ -16,7 +16,7 @@ from cortex.reviewrows import run_id_ms
 from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState
 
-RUNS_DIR = "reviewer-runs"
+RUNS_DIR = contract.REVIEWER_RUNS_DIR
 FAILED_ITEMS = contract.FAILED_ITEMS_FILE
 REPLAYED = contract.REPLAYED_FILE
 MAX_RUNS = 50

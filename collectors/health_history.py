@@ -8,14 +8,13 @@ key in a published line is its own link.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error, probe_file
 from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.chainverify import verify
-from collectors.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint
+from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class HealthHistoryEvidence:
 
 def collect(layout: Layout) -> HealthHistoryEvidence:
     log = layout.health_log
-    point_path = os.path.join(os.path.dirname(log), CHECKPOINT_NAME)
+    point_path = checkpoint_path(log)
     found = read_checkpoint(point_path)
     point = found if isinstance(found, Checkpoint) else None
     base = dict(checkpoint_path=point_path, checkpoint="missing" if found is None else found if isinstance(found, str)

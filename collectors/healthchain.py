@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import asdict, dataclass
 
 from cortex import layout as contract
+from cortex.evidencerows import is_count
 
 CHECKPOINT_NAME = contract.HEALTH_CHECKPOINT
 CHECKPOINT_SCHEMA = "cortex-health-checkpoint/v1"
@@ -28,6 +30,11 @@ _KEY = b'"chain":'  # inside a JSON string a quote is escaped, so this only occu
 
 def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def checkpoint_path(log: str) -> str:
+    """The checkpoint beside the health log `log`."""
+    return os.path.join(os.path.dirname(log), CHECKPOINT_NAME)
 
 
 def link_of(content: bytes) -> tuple[int, str] | str | None:
@@ -61,10 +68,6 @@ class Checkpoint:
         return json.dumps({"schema": CHECKPOINT_SCHEMA, **asdict(self)}, separators=(",", ":")) + "\n"
 
 
-def _whole(value: object) -> bool:
-    return type(value) is int and value >= 0
-
-
 def parse_checkpoint(data: bytes) -> Checkpoint | str:
     """The checkpoint in `data`, or why it is not one."""
     try:
@@ -74,7 +77,7 @@ def parse_checkpoint(data: bytes) -> Checkpoint | str:
     if not isinstance(row, dict) or row.get("schema") != CHECKPOINT_SCHEMA:
         return f"not a {CHECKPOINT_SCHEMA} object"
     fields = {name: row.get(name) for name in ("seq", "head", "ts", "line", "start", "end")}
-    if not all(_whole(fields[name]) for name in ("seq", "line", "start", "end")) or fields["seq"] < 1:
+    if not all(is_count(fields[name]) for name in ("seq", "line", "start", "end")) or fields["seq"] < 1:
         return "seq, line, start and end must be whole numbers (seq at least 1)"
     if not isinstance(fields["head"], str) or not re.fullmatch(r"[0-9a-f]{64}", fields["head"]):
         return "head must be a SHA-256 in lowercase hex"

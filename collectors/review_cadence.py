@@ -57,7 +57,7 @@ def collect(layout: Layout) -> ReviewCadenceEvidence:
             row = parse_object(line)
             classes.append(classify(row)[0].value if isinstance(row, dict) else RowClass.INVALID.value)
             run_ids.append(brief(row.get("runId")) if isinstance(row, dict) else None)
-    review_state = _object(layout.evidence("review-state.json")) or {}
+    review_state = _object(layout.evidence(contract.REVIEW_STATE_FILE)) or {}
     waiting = review_state.get("turn_count_since_last_review")
     config = _object(os.path.join(layout.root, *CONFIG_PARTS)) or {}
     threshold = config.get("turn_threshold")

@@ -10,24 +10,19 @@ then part of what the chain covers.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
 
 from cortex.core.safeio import open_regular
 from collectors.chainverify import Verification, Walk, prefix_hash, verify
-from collectors.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint, splice
+from collectors.healthchain import EMPTY_SHA256, Checkpoint, checkpoint_path, read_checkpoint, sha256_hex, splice
 
 
 @dataclass(frozen=True)
 class Prepared:
-    data: bytes  # what to append (a newline ending a torn line, then the chained line)
+    line: bytes  # the chained line, without its newline (the append ends a torn last line first)
     checkpoint: Checkpoint | None  # what to write after the append; None: keep the old one
-
-
-def checkpoint_path(log: str) -> str:
-    return os.path.join(os.path.dirname(log), CHECKPOINT_NAME)
 
 
 def _state(log: str, point: Checkpoint | None) -> tuple[Verification | None, int]:
@@ -44,7 +39,7 @@ def _prev(log: str, walk: Walk, size: int, newline: bytes) -> str:
             return prefix_hash(fd, size, newline)  # the first chained line covers every earlier byte
         if not newline:
             return walk.last or ""
-        return hashlib.sha256(os.pread(fd, size - walk.last_start, walk.last_start) + newline).hexdigest()
+        return sha256_hex(os.pread(fd, size - walk.last_start, walk.last_start) + newline)
     finally:
         os.close(fd)
 
@@ -57,11 +52,11 @@ def prepare(log: str, line: str) -> Prepared:
     walk = verification.walk if verification is not None else Walk()
     newline = b"" if walk.ends_with_newline else b"\n"
     seq = (walk.seq or 0) + 1
-    prev = _prev(log, walk, size, newline) if verification is not None else hashlib.sha256(b"").hexdigest()
+    prev = _prev(log, walk, size, newline) if verification is not None else EMPTY_SHA256
     chained = (splice(line, seq, prev) + "\n").encode("utf-8")
     start = size + len(newline)
     intact = not isinstance(found, str) and (verification is None or verification.intact)
     ts = json.loads(line).get("ts") or ""
-    checkpoint = Checkpoint(seq, hashlib.sha256(chained).hexdigest(), ts, walk.lines + 1, start,
+    checkpoint = Checkpoint(seq, sha256_hex(chained), ts, walk.lines + 1, start,
                             start + len(chained)) if intact else None
-    return Prepared(newline + chained, checkpoint)
+    return Prepared(chained[:-1], checkpoint)

@@ -93,10 +93,11 @@ def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapse
                    unit="ms")
     try:  # publish where the check itself would have (a Dense Context tree logs beside context/)
         inputs = resolve_inputs(options, environ)
-        layout, thresholds = inputs.layout, inputs.thresholds
+        layout, clock, thresholds = inputs.layout, inputs.clock, inputs.thresholds
     except LayoutError:
         layout, thresholds = resolve_layout(options, environ), resolve_thresholds(options, environ, "lifeos")
-    audit = Audit(layout, resolve_clock(options.now, environ), thresholds, {}, Assessment((finding,)), elapsed_ms)
+        clock = resolve_clock(options.now, environ)
+    audit = Audit(layout, clock, thresholds, {}, Assessment((finding,)), elapsed_ms)
     return publish(audit, options)
 
 

@@ -9,11 +9,10 @@ cannot be read. Verifies from the first byte, not from the checkpoint.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any, TextIO
 
 from collectors.chainverify import Verification, verify
-from collectors.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint
+from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
 from reports.healthlog import describe_open_error, parse_report
 
 
@@ -78,7 +77,7 @@ def as_text(body: dict[str, Any]) -> list[str]:
 
 
 def run_verify(path: str, as_json: bool, stdout: TextIO, stderr: TextIO) -> int:
-    found = read_checkpoint(os.path.join(os.path.dirname(path), CHECKPOINT_NAME))
+    found = read_checkpoint(checkpoint_path(path))
     point = found if isinstance(found, Checkpoint) else None
     try:
         result = verify(path, point, incremental=False)

@@ -26,12 +26,14 @@ from cortex.core.durable import replace_file
 from cortex.errors import CortexError
 from cortex.hot.locks import acquire
 from cortex.core.safepaths import is_within
-from health.chainappend import checkpoint_path, prepare
+from cortex.layout import LIFEOS
+from collectors.healthchain import checkpoint_path
+from health.chainappend import prepare
 
 LOCK_WAIT_MS = 5000
 
 
-LIFEOS_NAME = "LIFEOS"  # the fixed top folder of every LifeOS tree (ROOT/LIFEOS)
+LIFEOS_NAME = LIFEOS  # the fixed top folder of every LifeOS tree (ROOT/LIFEOS)
 
 
 def destination_problem(target: str, layout: Layout) -> str | None:
@@ -125,8 +127,8 @@ def append_line(layout: Layout, line: str, *, lock_wait_ms: int = LOCK_WAIT_MS) 
         return f"cannot lock {log}: {error}"
     try:
         prepared = prepare(log, line)  # the chain link and the next checkpoint, decided under the lock
-        # durable_append adds the same torn-line prefix and the newline itself
-        durable_append(log, prepared.data.removeprefix(b"\n").removesuffix(b"\n"), mode=0o644)  # not secret
+        # durable_append adds the torn-line prefix (the same last-byte test) and the newline itself
+        durable_append(log, prepared.line, mode=0o644)  # the log is not secret
         if prepared.checkpoint is not None:
             failure = write_atomically(checkpoint_path(log), prepared.checkpoint.text())
             if failure:

@@ -7,6 +7,7 @@ project that is not the folder. Per project: the same id in two files.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from collectors.dense_context.layout import DenseLayout
@@ -95,12 +96,14 @@ ANALYSES["dc_atoms"] = project_problems
 def collect(layout: DenseLayout) -> AtomsEvidence:
     totals = dict.fromkeys(KINDS, 0)
     listed: list[AtomProblem] = []
+    listed_per_kind: Counter[str] = Counter()
     count = projects = 0
     for project, (found, counts) in analysed(layout, "dc_atoms"):
         count += project.atom_count
         projects += 1
         for problem in found:
-            if sum(1 for p in listed if p.kind == problem.kind) < MAX_LISTED:
+            if listed_per_kind[problem.kind] < MAX_LISTED:
+                listed_per_kind[problem.kind] += 1
                 listed.append(problem)
         for kind, n in counts.items():
             totals[kind] += n

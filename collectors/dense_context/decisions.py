@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from collectors.dense_context.layout import DenseLayout
@@ -75,7 +76,7 @@ def check_folder(folder: str, layout: DenseLayout) -> tuple[int, list[DecisionPr
                                             f"first line {text[:120]!r} is not '# DR-{name.group(1)}: <Title>'"))
     seen = set(numbers)
     gaps = [n for n in range(1, max(numbers, default=0) + 1) if n not in seen]
-    doubled = sorted({n for n in numbers if numbers.count(n) > 1})
+    doubled = sorted(n for n, times in Counter(numbers).items() if times > 1)
     if gaps or doubled:
         detail = "; ".join(part for part in (
             gaps and "missing " + ", ".join(f"{n:04d}" for n in gaps[:20]),

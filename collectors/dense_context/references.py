@@ -70,26 +70,25 @@ def project_references(layout: DenseLayout, project: Project) -> tuple:
     partial: list[Contradiction] = []
     totals = [0, 0, 0]
     count = 0
-    if True:  # one project
-        by_id = {atom.id: atom for atom in project.atoms if atom.id}
-        by_id.update({atom.stem: atom for atom in project.atoms if atom.stem not in by_id})
-        for atom in project.atoms:
-            refs = references(atom)
-            count += len(refs)
-            for field, target in refs:
-                if target not in by_id:
-                    totals[0] += 1
-                    if totals[0] <= MAX_LISTED:
-                        dangling.append(Dangling(atom.rel, atom.lines.get(field), field, target))
-            if atom.folder == "experiments":
-                continue
-            evidence = [target for field, target in refs if field == "evidence" and target in by_id]
-            failed = tuple(f"{t} ({by_id[t].status})" for t in evidence if failed_status(by_id[t].status))
-            if failed:
-                which, index = (full, 1) if len(failed) == len(evidence) else (partial, 2)
-                totals[index] += 1
-                if totals[index] <= MAX_LISTED:
-                    which.append(Contradiction(atom.rel, atom.lines.get("evidence"), failed, len(evidence)))
+    by_id = {atom.id: atom for atom in project.atoms if atom.id}
+    by_id.update({atom.stem: atom for atom in project.atoms if atom.stem not in by_id})
+    for atom in project.atoms:
+        refs = references(atom)
+        count += len(refs)
+        for field, target in refs:
+            if target not in by_id:
+                totals[0] += 1
+                if totals[0] <= MAX_LISTED:
+                    dangling.append(Dangling(atom.rel, atom.lines.get(field), field, target))
+        if atom.folder == "experiments":
+            continue
+        evidence = [target for field, target in refs if field == "evidence" and target in by_id]
+        failed = tuple(f"{t} ({by_id[t].status})" for t in evidence if failed_status(by_id[t].status))
+        if failed:
+            which, index = (full, 1) if len(failed) == len(evidence) else (partial, 2)
+            totals[index] += 1
+            if totals[index] <= MAX_LISTED:
+                which.append(Contradiction(atom.rel, atom.lines.get("evidence"), failed, len(evidence)))
     return count, dangling, full, partial, totals
 
 

@@ -44,11 +44,6 @@ def command_name(args: list[str]) -> str | None:
     return args[0] if args and args[0] in _COMMAND_MODULES else None
 
 
-def hot_path_module(args: list[str]) -> str | None:
-    """The one module that serves `args` when they name a hook command."""
-    return _HOT_PATH.get(command_name(args) or "")
-
-
 def commands_for(args: list[str]) -> dict[str, CommandSpec]:
     """Only the specs of the module that serves `args` (none for an unknown command)."""
     name = command_name(args)

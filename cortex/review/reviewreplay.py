@@ -18,10 +18,9 @@ from cortex.core.jsjson import dumps
 from cortex.layout import FAILED_ITEMS_FILE as FAILED_ITEMS, OBSERVABILITY, REPLAYED_FILE as REPLAYED
 from cortex.review.reviewconfig import load_config
 from cortex.review.reviewoutput import OutputRejected, parse_output
-from cortex.review.reviewruns import RUNS_DIR, ReviewRun
+from cortex.review.reviewruns import RUNS_DIR, ReviewRun, run_id_for
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.safepaths import memory_dir
-from cortex.core.timestamps import iso_from_ms
 from cortex.write.writecontext import WriteContext
 
 MAX_FAILED_BYTES = 4 << 20
@@ -66,7 +65,7 @@ def replay(inv, run_id: str) -> dict:
     config = load_config(ctx.layout, inv.environ)
     summary = dispatch(ctx, parsed.items, config.confidence_threshold)
     run = ReviewRun(ctx.layout, run_id, ctx.now_ms, run_path)
-    stamp = iso_from_ms(ctx.now_ms).replace(":", "-").replace(".", "-")
+    stamp = run_id_for(ctx.now_ms)
     result = {"runId": run_id, "ts": ctx.now_iso, "replayed": len(parsed.items), "succeeded": summary.succeeded,
               "failures": summary.failures, "skips": summary.skips, "results": summary.results}
     run.save(f"replay-{stamp}.json", dumps(result) + "\n")

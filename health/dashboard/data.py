@@ -19,10 +19,9 @@ from cortex.core.timestamps import parse_timestamp_ms
 from health.history import History, Run
 from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, parse_report
 from collectors.chainverify import verify
-from collectors.healthchain import CHECKPOINT_NAME, Checkpoint, read_checkpoint
+from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
 from reports.measurements import measurements
 
-OVERALL_LEVEL = {"ok": 0, "warn": 1, "critical": 2, "unknown": 3}
 
 
 @dataclass
@@ -169,7 +168,7 @@ class ChainStatus:
         self._value: dict[str, Any] = {}
 
     def __call__(self, log: str) -> dict[str, Any]:
-        point_path = os.path.join(os.path.dirname(log), CHECKPOINT_NAME)
+        point_path = checkpoint_path(log)
         key = tuple(_stamp(path) for path in (log, point_path))
         with self._lock:
             if key != self._key:

@@ -14,7 +14,9 @@ from typing import Any
 
 from health.catalogue.find import lookup
 from health.dashboard import svg
-from health.dashboard.data import OVERALL_LEVEL, Window, check_histories, series
+from health.dashboard.data import Window, check_histories, series
+from health.model import Overall
+from reports.severity import rank
 from health.findings import human_ms
 from reports.hints import detail_text, threshold_text
 
@@ -100,8 +102,8 @@ def history_page(window: Window, chain: dict[str, Any]) -> str:
         return layout("Health history", "/history", empty + _chain(chain))
     reports = window.reports
     table = series(window)
-    level = {v: k for k, v in OVERALL_LEVEL.items()}
-    charts = [svg.chart("Overall over time", [svg.Series("overall", [(t, OVERALL_LEVEL[r["overall"]]) for t, r in reports],
+    level = {overall.rank: overall.value for overall in Overall}
+    charts = [svg.chart("Overall over time", [svg.Series("overall", [(t, rank(r["overall"])) for t, r in reports],
                                                          svg.COLOURS[2])], step=True, y_labels=level)]
     charts.append(svg.chart("Findings per severity", [
         svg.Series(name, [(t, r["counts"][name]) for t, r in reports], colour)

@@ -9,7 +9,6 @@ read or the usage is wrong. `--verify` checks the hash chain instead (health.his
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -18,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from collectors.paths import health_log_path, resolve_root
-from cortex.core.numbers import ascii_digits, ascii_int
-from health.parser import Parser
+from health.parser import Parser, bounded_int
 from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, describe_open_error, parse_report
 
 DEFAULT_LAST = 20
@@ -43,13 +41,7 @@ class History:
     truncated: bool = False  # the scan budget ended before N lines were found
 
 
-def positive(text: str) -> int:
-    if not ascii_digits(text):
-        raise argparse.ArgumentTypeError(f"expected a whole number in ASCII digits, got {text!r}")
-    value = ascii_int(text, 1, MAX_LAST)
-    if value is None:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_LAST}, got {text[:20]}")
-    return value
+positive = bounded_int(1, MAX_LAST)
 
 
 def build_parser() -> Parser:

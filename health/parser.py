@@ -54,3 +54,18 @@ def closest(word: str, known: Sequence[str], cutoff: float = 0.6) -> str:
 
     near = difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
     return f"; did you mean {near[0]}?" if near else ""
+
+
+def bounded_int(low: int, high: int, what: str = ""):
+    """An argparse type: a whole number in ASCII digits from `low` to `high` (`１０` and `1_0` are refused)."""
+    from cortex.core.numbers import ascii_digits, ascii_int
+
+    def parse(text: str) -> int:
+        if not ascii_digits(text):
+            raise argparse.ArgumentTypeError(f"expected a whole number in ASCII digits, got {text!r}")
+        value = ascii_int(text, low, high)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{what + ' ' if what else ''}must be between {low} and {high}, "
+                                             f"got {text[:20]}")
+        return value
+    return parse

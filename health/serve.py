@@ -8,7 +8,6 @@ timer would (first run at start, before listening). Ctrl-C or SIGTERM stop it (e
 """
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import socket
@@ -19,7 +18,7 @@ from http.server import ThreadingHTTPServer
 from typing import TextIO
 
 from collectors.paths import health_log_path, resolve_root
-from health.parser import Parser
+from health.parser import Parser, bounded_int
 
 LOOPBACK = ("127.0.0.1", "::1")
 DEFAULT_PORT = 8765
@@ -27,28 +26,16 @@ DEFAULT_WINDOW = 500
 MAX_WINDOW = 10_000
 
 
-def _bounded(low: int, high: int, what: str):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, got {value}")
-        return value
-    return parse
-
-
 def build_parser() -> Parser:
     parser = Parser(prog="cortex-health serve", allow_abbrev=False,
                     description="A read-only dashboard of memory-health.jsonl on a loopback port.")
     parser.add_argument("--root", help="audited ROOT (default: CORTEX_HEALTH_ROOT, CLAUDE_CONFIG_DIR, ~/.claude)")
     parser.add_argument("--host", default="127.0.0.1", help="127.0.0.1 (default) or ::1; nothing else")
-    parser.add_argument("--port", type=_bounded(0, 65535, "port"), default=DEFAULT_PORT,
+    parser.add_argument("--port", type=bounded_int(0, 65535, "port"), default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0 = any free port, printed on start)")
-    parser.add_argument("--window", type=_bounded(1, MAX_WINDOW, "window"), default=DEFAULT_WINDOW, metavar="N",
+    parser.add_argument("--window", type=bounded_int(1, MAX_WINDOW, "window"), default=DEFAULT_WINDOW, metavar="N",
                         help=f"how many of the newest log lines the pages read (default {DEFAULT_WINDOW})")
-    parser.add_argument("--refresh", type=_bounded(1, 86_400, "refresh"), metavar="SECONDS",
+    parser.add_argument("--refresh", type=bounded_int(1, 86_400, "refresh"), metavar="SECONDS",
                         help="also run the check every SECONDS and publish it (as the timer would)")
     return parser
 

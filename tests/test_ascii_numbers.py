@@ -134,3 +134,13 @@ def test_statusline_durations_accept_ascii_digits_only(tmp_path, flag):
     result = run_cli("statusline", "--root", str(tmp_path), flag, f"{FULL_WIDTH_TEN}m", "--now", NOW, "--refresh",
                      root=None, now=None, write=True)
     assert result.stdout == f"mem ? usage: {flag}: expected a duration like 90s, 30m, 2h or 1d, got '１０m'\n"
+
+
+def test_dashboard_numbers_are_ascii_digits_only():
+    from health.serve import build_parser
+
+    for argv in (["--port", "８７６５"], ["--window", "1_0"], ["--refresh", "²"]):
+        with pytest.raises(Exception) as refused:
+            build_parser().parse_args(argv)
+        assert "expected a whole number in ASCII digits" in str(refused.value), argv
+    assert build_parser().parse_args(["--port", "0", "--window", "10"]).window == 10

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, TextIO
 
+from cortex.core.spelling import did_you_mean
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.core.timestamps import now_ms, parse_timestamp_ms
 from cortex.layout import KNOWLEDGE, LIFEOS, MEMORY_PARTS, OBSERVABILITY
@@ -161,14 +162,6 @@ def _unknown_command(args: list[str]) -> InvalidInput:
     return InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
 
 
-def _closest(arg: str, allowed) -> str:
-    """"; did you mean --x?" for a likely misspelling (the reference's message stays the prefix), else ""."""
-    import difflib
-
-    close = difflib.get_close_matches(arg, sorted(allowed), n=1, cutoff=0.75)
-    return f"; did you mean {close[0]}?" if close else ""
-
-
 def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict, list[str]]:
     spec, i = find_command(args, commands)
     if spec is None:
@@ -186,7 +179,7 @@ def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tup
             continue
         arg, joined, inline = arg.partition("=")  # --opt=value is --opt value
         if arg not in spec.allowed:
-            raise InvalidInput(f"Unknown option for {command}: {arg}{_closest(arg, spec.allowed)}")
+            raise InvalidInput(f"Unknown option for {command}: {arg}{did_you_mean(arg, sorted(spec.allowed), 0.75)}")
         if arg in options:
             raise InvalidInput(f"Duplicate option: {arg}")
         if arg in spec.flag_options:

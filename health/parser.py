@@ -10,6 +10,8 @@ import argparse
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
+from cortex.core.spelling import did_you_mean as closest  # noqa: F401 (health.options uses it too)
+
 
 class UsageError(Exception):
     pass
@@ -46,14 +48,6 @@ class Parser(argparse.ArgumentParser):
             return 3
         except SystemExit as done:  # --help
             return int(done.code or 0)
-
-
-def closest(word: str, known: Sequence[str], cutoff: float = 0.6) -> str:
-    """`; did you mean X?` for the nearest known spelling, or ''."""
-    import difflib
-
-    near = difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
-    return f"; did you mean {near[0]}?" if near else ""
 
 
 def bounded_int(low: int, high: int, what: str = ""):

@@ -12,12 +12,12 @@ must be UTF-8 without control characters, and passes the privacy boundary as a w
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
 
 from cortex.core.corpusfiles import assert_canonical_text
+from cortex.core.spelling import did_you_mean
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, parse_memory_content, read_diagnostics
@@ -108,8 +108,7 @@ def _set(inv: Invocation, args: list[str]) -> dict:
         raise InvalidInput("hot set requires principal or da (the entries come on stdin)")
     if args[0] not in HOT_LABELS and "/" not in args[0] and os.sep not in args[0]:
         # A mistyped label is a usage error (exit 4); a path to any other file stays the writer's EINVAL_PATH refusal.
-        close = difflib.get_close_matches(args[0], HOT_LABELS, n=1)
-        hint = f"; did you mean {close[0]}?" if close else ""
+        hint = did_you_mean(args[0], HOT_LABELS)
         raise InvalidInput(f"hot set requires principal or da, not {args[0][:64]!r}{hint}")
     entries = submitted_entries(read_stdin_bounded(inv.stdin, MAX_STDIN_BYTES))
     ctx = WriteContext.from_invocation(inv)

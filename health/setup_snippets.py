@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from cortex.core.durable import create_file
+
 CONTRIB = Path(__file__).parent / "contrib"
 TARGETS = {
     "claude-code": ("claude-code/settings.json",),
@@ -95,11 +97,9 @@ def write(files: list[tuple[str, str]], dest: str) -> tuple[list[str], str | Non
     written = []
     for path, (_, text) in zip(paths, files):
         try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)  # never replaces a file
+            create_file(path, text.encode("utf-8"), mode=0o644)  # whole or not at all; never replaces a file
         except OSError as error:
             return written, f"cannot create {path}: {error.strerror or error}"
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
         written.append(path)
     return written, None
 

@@ -20,13 +20,15 @@ def race(tree, mode: str) -> list[list[int]]:
                 for name in ("alpha", "beta")]
     for child in children:
         assert child.stdout.readline().strip() == "ready"
-    for child in children:  # release both at once
-        child.stdin.write("go\n")
-        child.stdin.flush()
-    codes = []
+    codes: list[list[int]] = [[], []]
+    for _ in range(COUNT):  # a barrier per round, through the pipes (no sleeps): both write once, racing
+        for child in children:
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        for child, seen in zip(children, codes):
+            seen.append(int(child.stdout.readline()))
     for child in children:
-        out, _ = child.communicate(timeout=60)
-        codes.append([int(line) for line in out.split()])
+        child.communicate(timeout=60)
         assert child.returncode == 0
     return codes
 

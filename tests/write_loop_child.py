@@ -1,16 +1,15 @@
 """Concurrency test child: after a start signal on stdin, performs COUNT writes through the real CLI code.
 
-Usage: write_loop_child.py hot NAME COUNT | propose NAME COUNT. Prints "ready", waits for a
-line on stdin (so two children start together), then prints one exit code per write.
+Usage: write_loop_child.py hot NAME COUNT | propose NAME COUNT. Prints "ready", then for each
+write waits for a line on stdin (the parent releases both children together, round by round,
+so one can never finish before the other starts) and prints the write's exit code.
 A checkpoint hook holds each lock a few milliseconds and pauses briefly after releasing it,
 so the two writers really contend instead of one finishing before the other starts.
 """
 from __future__ import annotations
 
-import importlib
 import io
 import json
-import pkgutil
 import sys
 import time
 
@@ -28,14 +27,11 @@ def _widen_the_race(name: str) -> None:
 
 def main() -> None:
     mode, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    registry()  # import every command module before the start signal,
-    for package in ("cortex.core", "cortex.hot", "cortex.write"):  # and what they import lazily (pydantic
-        for info in pkgutil.iter_modules(importlib.import_module(package).__path__):  # models on the first
-            importlib.import_module(f"{package}.{info.name}")  # write): both writers start writing at once
+    registry()  # import every command module before the start signal
     checkpoints.install(_widen_the_race)
     print("ready", flush=True)
-    sys.stdin.readline()
     for i in range(count):
+        sys.stdin.readline()  # the parent releases both writers together for every round
         if mode == "hot":
             entries = COMMON + [f"RULE: written by {name} number {i}"]
             code, _ = run(["hot", "set", "principal"], stdin=io.StringIO("\n".join(entries) + "\n"))

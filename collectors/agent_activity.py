@@ -13,8 +13,8 @@ import os
 from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error
-from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
-from cortex.core.strictjson import parse_object
+from collectors.jsonl import review_config
+from cortex.core.safeio import UnsafeFile, open_regular
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.review.transcript import transcript_files
 from cortex.review.transcript import transcript_folder as shared_folder
@@ -24,7 +24,6 @@ MAX_FILES = 10
 MAX_ENTRIES = 20_000  # directory entries looked at
 TAIL_BYTES = 4 << 20
 MAX_TURNS = 200  # newest user-turn timestamps kept (evidence goes into every health-log line)
-CONFIG_PARTS = ("LIFEOS", "USER", "CONFIG", "memory-review.json")
 
 
 @dataclass(frozen=True)
@@ -36,11 +35,7 @@ class AgentActivity:
 
 
 def transcript_folder(root: str, environ) -> str:
-    try:
-        config = parse_object(read_bounded(os.path.join(root, *CONFIG_PARTS), 1 << 20).strip())
-    except (OSError, UnsafeFile):
-        config = None
-    chosen = config.get("transcript_dir") if isinstance(config, dict) else None
+    chosen = review_config(root).get("transcript_dir")
     return shared_folder(root, chosen if isinstance(chosen, str) else None, environ)  # the reviewer's own locator
 
 

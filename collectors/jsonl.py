@@ -1,4 +1,4 @@
-"""Collect stage: the streaming JSONL reader every log collector uses.
+"""Collect stage: the streaming JSONL reader every log collector uses, and the small JSON object files (state, config).
 
 Built on cortex.core.safeio.iter_lines, so memory stays bounded by one line (MAX_LINE_BYTES)
 whatever the file size. Every row must be one JSON object; anything else is a malformed
@@ -9,10 +9,13 @@ costs constant memory.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cortex.core.safeio import UnsafeFile, iter_lines
+from cortex import layout as contract
+from cortex.core.safeio import UnsafeFile, iter_lines, read_bounded
+from cortex.review.reviewdefaults import CONFIG_NAME
 from collectors.fsprobe import describe_os_error, probe_file
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from cortex.core.strictjson import parse_object
@@ -72,3 +75,17 @@ def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | N
     except OSError as error:
         state = FileState(path, EvidenceStatus.UNREADABLE, describe_os_error(error))
     return LogScan(state, rows, tuple(malformed), total)
+
+
+def json_object(path: str) -> dict:
+    """A small JSON object file (state, config) as a dict; {} when absent, unreadable, over 1 MiB or not an object."""
+    try:
+        parsed = parse_object(read_bounded(path, 1 << 20).strip())
+    except (OSError, UnsafeFile):
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def review_config(root: str) -> dict:
+    """The reviewer's ROOT/LIFEOS/USER/CONFIG/memory-review.json as json_object reads it (the reviewer validates it)."""
+    return json_object(os.path.join(root, contract.LIFEOS, contract.USER, "CONFIG", CONFIG_NAME))

@@ -6,7 +6,6 @@ shapes as collectors.reviewer), `turn_count_since_last_review` of O/review-state
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from collectors.fsprobe import probe_file
@@ -15,13 +14,13 @@ from cortex import layout as contract
 from collectors.reviewer_rows import RowClass, classify
 from cortex.evidencerows import is_count
 from collectors.text import brief
-from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
+from collectors.jsonl import json_object, review_config
+from cortex.core.safeio import UnsafeFile, tail_lines
 from cortex.core.strictjson import parse_object
 from collectors.evidence import EvidenceStatus, FileState
 
 TAIL_ROWS = 50
 DEFAULT_TURN_THRESHOLD = 8
-CONFIG_PARTS = ("LIFEOS", "USER", "CONFIG", "memory-review.json")
 
 
 @dataclass(frozen=True)
@@ -33,14 +32,6 @@ class ReviewCadenceEvidence:
     turns_waiting: int | None  # turn_count_since_last_review, None when unknown
     turn_threshold: int
     turn_threshold_source: str
-
-
-def _object(path: str) -> dict | None:
-    try:
-        parsed = parse_object(read_bounded(path, 1 << 20).strip())
-    except (OSError, UnsafeFile):
-        return None
-    return parsed if isinstance(parsed, dict) else None
 
 
 def collect(layout: Layout) -> ReviewCadenceEvidence:
@@ -57,9 +48,9 @@ def collect(layout: Layout) -> ReviewCadenceEvidence:
             row = parse_object(line)
             classes.append(classify(row)[0].value if isinstance(row, dict) else RowClass.INVALID.value)
             run_ids.append(brief(row.get("runId")) if isinstance(row, dict) else None)
-    review_state = _object(layout.evidence(contract.REVIEW_STATE_FILE)) or {}
+    review_state = json_object(layout.evidence(contract.REVIEW_STATE_FILE))
     waiting = review_state.get("turn_count_since_last_review")
-    config = _object(os.path.join(layout.root, *CONFIG_PARTS)) or {}
+    config = review_config(layout.root)
     threshold = config.get("turn_threshold")
     source = "memory-review.json" if is_count(threshold) and threshold > 0 else "default"
     return ReviewCadenceEvidence(state.status, state, tuple(classes), tuple(run_ids),

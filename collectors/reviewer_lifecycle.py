@@ -8,7 +8,6 @@ pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule de
 """
 from __future__ import annotations
 
-import os
 import socket
 from dataclasses import dataclass
 
@@ -18,7 +17,8 @@ from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
-from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
+from collectors.jsonl import review_config
+from cortex.core.safeio import UnsafeFile, tail_lines
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
@@ -29,7 +29,6 @@ RUNS_LOG = contract.REVIEWER_RUNS_LOG
 KEPT_STARTS = 10
 TAIL_ROWS = 200
 DEFAULT_TIMEOUT_S = 180  # the reviewer's inference_timeout_seconds default
-CONFIG_PARTS = ("LIFEOS", "USER", "CONFIG", "memory-review.json")
 
 
 @dataclass(frozen=True)
@@ -78,11 +77,7 @@ def holder_state(row: dict, this_host: str) -> str:
 
 
 def inference_timeout_ms(root: str) -> int:
-    try:
-        config = parse_object(read_bounded(os.path.join(root, *CONFIG_PARTS), 1 << 20).strip())
-    except (OSError, UnsafeFile):
-        config = None
-    value = config.get("inference_timeout_seconds") if isinstance(config, dict) else None
+    value = review_config(root).get("inference_timeout_seconds")
     ok = type(value) in (int, float) and 0 < value <= 3600
     return int((value if ok else DEFAULT_TIMEOUT_S) * 1000)
 

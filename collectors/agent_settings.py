@@ -154,10 +154,10 @@ def settings_env(settings: dict) -> tuple[tuple[str, str], ...]:
     return tuple((str(key), value) for key, value in env.items() if isinstance(value, str))[:MAX_COMMANDS]
 
 
-def hook_environment(settings: SettingsFile, environ: Mapping[str, str]) -> dict[str, str]:
-    """The environment the agent gives its hooks: its own, overlaid by the settings' `env`."""
+def hook_environment(env: tuple[tuple[str, str], ...], environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment the agent gives its hooks: its own, overlaid by a settings file's `env` block."""
     merged = dict(environ)
-    for key, value in settings.env:
+    for key, value in env:
         merged[key] = expand(value, environ)[0]
     return merged
 
@@ -175,13 +175,13 @@ def read_settings(path: str, environ: Mapping[str, str], *, keep_strings: bool =
     if isinstance(parsed, str):
         return SettingsFile(FileState(path, EvidenceStatus.OK), parsed)
     env = settings_env(parsed)
-    hook_env = dict(environ)
-    hook_env.update((key, expand(value, environ)[0]) for key, value in env)
-    return SettingsFile(FileState(path, EvidenceStatus.OK), None, hook_commands(parsed, hook_env), env,
+    commands = hook_commands(parsed, hook_environment(env, environ))
+    return SettingsFile(FileState(path, EvidenceStatus.OK), None, commands, env,
                         all_strings(parsed) if keep_strings else ())
 
 
 def live_settings(root: str, environ: Mapping[str, str]) -> SettingsFile:
+    """ROOT/settings.json as the agent reads it; collectors take it from Layout.settings (parsed once per audit)."""
     return read_settings(os.path.join(root, LIVE_NAME), environ)
 
 

@@ -12,7 +12,6 @@ import os
 from dataclasses import dataclass
 
 from collectors.agent_activity import AgentActivity, collect_activity
-from collectors.agent_settings import live_settings
 from collectors.fsprobe import probe_file
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
@@ -99,7 +98,7 @@ def newest_row(path: str, anchor: str, keep=lambda row: True) -> Beat:
 
 
 def collect(layout: Layout) -> HeartbeatEvidence:
-    settings = live_settings(layout.root, layout.environ)
+    settings = layout.settings  # the reading install judged too
     surface = surface_beat(layout)
     writes = newest_row(layout.evidence(WRITES_LOG), layout.memory, lambda row: memory_system_write(row.get("updated_by")))
     hooks = []

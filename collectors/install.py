@@ -16,8 +16,7 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from collectors.agent_settings import (CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, live_settings,
-                                       system_settings)
+from collectors.agent_settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
 from collectors.fsprobe import file_kind
 from collectors.layout import Layout
 from collectors.text import brief
@@ -136,7 +135,7 @@ def subagent_flags(settings: SettingsFile, environ: Mapping[str, str]) -> tuple[
 
 def collect(layout: Layout) -> InstallEvidence:
     environ = layout.environ
-    settings = live_settings(layout.root, environ)
+    settings = layout.settings
     system = system_settings(layout.root, environ)
     kind, reason = install_kind(settings)
     hook_files = tool_files = registrations = commands = ()
@@ -148,7 +147,7 @@ def collect(layout: Layout) -> InstallEvidence:
     else:
         registered = {c.cortex_hook for c in settings.commands}
         registrations = tuple(Registration(name, name in registered, False) for name in CORTEX_HOOKS)
-        env = hook_environment(settings, environ)
+        env = hook_environment(settings.env, environ)
         commands = tuple(resolve_program(command, env) for command in settings.commands)
     return InstallEvidence(settings.file.status if settings.problem is None else EvidenceStatus.MALFORMED, kind,
                            reason, settings.file, settings.problem, system.file, system.problem, hook_files,

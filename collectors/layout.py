@@ -2,14 +2,17 @@
 
 ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY. Every name
 comes from cortex.layout, the contract the writers follow; this adds only the auditor's
-choices (an explicit --index-manifest, absolute paths from ROOT).
+choices (an explicit --index-manifest, absolute paths from ROOT) and the one reading of the
+agent's settings.json that every collector of the audit shares.
 """
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from collectors.agent_settings import SettingsFile, live_settings
 from collectors.paths import HEALTH_LOG_NAME, memory_dir, observability_dir, resolve_root
 from cortex import layout as contract
 
@@ -48,6 +51,12 @@ class Layout:
     def evidence(self, name: str) -> str:
         """A file directly under O."""
         return os.path.join(self.observability, name)
+
+    @cached_property
+    def settings(self) -> SettingsFile:
+        """The effective ROOT/settings.json, parsed on first use and then shared: a Layout is built per audit,
+        so install and heartbeats judge one reading of it."""
+        return live_settings(self.root, self.environ)
 
     @property
     def health_log(self) -> str:

@@ -253,3 +253,18 @@ def test_every_format_renders_the_new_ids(tmp_path):
         assert text.strip(), name
         if name not in ("statusline", "prometheus", "nagios"):  # those summarise: worst id or counts only
             assert "delta-surface-dead" in text, name
+
+
+def test_install_and_heartbeats_judge_one_reading_of_settings_per_audit(tmp_path):
+    from collectors import heartbeats, install
+    from collectors.layout import Layout
+
+    root = copy_demo(tmp_path)
+    layout = Layout.for_root(str(root), environ=clean_env())
+    assert install.collect(layout).kind == "cortex-native"
+    (root / "settings.json").write_text("{}")  # changed between the two collectors of one audit
+    registered = {beat.hook: beat.registered for beat in heartbeats.collect(layout).hooks}
+    assert registered == {"render": True, "recall": True, "fire": True, "gate": True}
+    assert layout.settings is layout.settings
+    fresh = Layout.for_root(str(root), environ=clean_env())  # the next audit reads the file again
+    assert not any(beat.registered for beat in heartbeats.collect(fresh).hooks)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -56,13 +56,16 @@ def build_parser() -> Parser:
     return parser
 
 
-def read_history(path: str, last: int) -> History:
-    """The last `last` lines as runs; OSError (FileNotFoundError included) for the caller."""
+def read_history(path: str, last: int, parse: Callable[[bytes | None], dict | str] = parse_report) -> History:
+    """The last `last` lines as runs; OSError (FileNotFoundError included) for the caller.
+
+    `parse` turns one line into a report or the reason it is none (the dashboard passes a memo of it).
+    """
     history = History(path)
     budget = last * (MAX_LINE_BYTES + BLOCK)
     with ReverseLines(path, max_bytes=budget) as reader:
         for position, raw in enumerate(reader, start=1):
-            parsed = parse_report(raw)
+            parsed = parse(raw)
             history.runs.append(Run(position, parsed, None) if isinstance(parsed, dict) else Run(position, None, parsed))
             if position >= last:
                 break

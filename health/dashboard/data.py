@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cortex.core.timestamps import parse_timestamp_ms
-from health.history import History, Run
-from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, parse_report
+from health.history import History, Run, read_history
+from reports.healthlog import parse_report
 from collectors.chainverify import verify
 from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
 from reports.measurements import measurements
@@ -70,23 +70,13 @@ class ParsedLines:
 
 
 def load_window(log: str, last: int, parse: ParsedLines | None = None) -> Window:
-    """The newest `last` lines of the log, read backwards within the same byte budget as `history`."""
-    parse = parse or ParsedLines(last)
-    history = History(log)
+    """The newest `last` lines of the log, read as `history` reads them (same byte budget)."""
     try:
-        with ReverseLines(log, max_bytes=last * (MAX_LINE_BYTES + BLOCK)) as reader:
-            for position, raw in enumerate(reader, start=1):
-                parsed = parse(raw)
-                history.runs.append(Run(position, parsed, None) if isinstance(parsed, dict)
-                                    else Run(position, None, parsed))
-                if position >= last:
-                    break
-            history.truncated = reader.exhausted
+        history = read_history(log, last, parse or ParsedLines(last))
     except FileNotFoundError:
         return Window(log, None)
     except OSError as error:
         return Window(log, None, f"cannot read the health log: {error.strerror or error}")
-    history.runs.reverse()
     return Window(log, history)
 
 

@@ -18,7 +18,8 @@ from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, che
                                read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
 from cortex.core.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_trim
-from cortex.core.privacy import strip_private_content, strip_private_values
+from cortex.core.privacy import strip_private_content
+from cortex.core.privatejson import strip_private_json
 from cortex.core.privatetags import might_hold_tags
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import parse_timestamp_ms
@@ -132,7 +133,7 @@ def _jsonl_row(line: str, location: str) -> dict:
         decoded = _DECODER.decode(stripped)
         # Only a \u escape can decode into a character the stripped line lacks: without one (and
         # with nothing tag-like left), every decoded string is already stripped.
-        row = strip_private_values(decoded) if "\\u" in stripped or might_hold_tags(stripped) else decoded
+        row = strip_private_json(decoded, keys=False) if "\\u" in stripped or might_hold_tags(stripped) else decoded
     except (ValueError, RecursionError):
         raise IntegrityError(f"Malformed JSONL at {location}") from None
     if not isinstance(row, dict):

@@ -48,17 +48,6 @@ def strip_private_content(text: str) -> str:
     return strip_private_spans(text)[0]
 
 
-def strip_private_values(value):
-    """Decoded JSON with every string in it, at any depth, stripped (keys are left as they are)."""
-    if isinstance(value, str):
-        return strip_private_content(value)
-    if isinstance(value, list):
-        return [strip_private_values(item) for item in value]
-    if isinstance(value, dict):
-        return {key: strip_private_values(item) for key, item in value.items()}
-    return value
-
-
 class PrivateStream:
     """Strips a sequence of texts as one: a span opened in one text closes in a later one.
 

@@ -6,11 +6,8 @@ item examples are real: a test submits each one through `cortex remember|propose
 """
 from __future__ import annotations
 
+from cortex.invocation import GROUPS, command_key
 from cortex.write.proposal_targets import PROPOSAL_TARGETS
-
-# Command words that only name subcommands; `cortex review` alone lists them.
-GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("run", "fire", "replay"),
-          "proposals": ("list", "approve", "reject")}
 
 ROOT_OPTIONS = """\
 Root (every command):
@@ -142,12 +139,8 @@ def overview() -> str:
 
 
 def topic(words: list[str]) -> str | None:
-    """The command a help request names ("hot render" wins over "hot"), or None when unknown."""
-    if len(words) >= 2 and f"{words[0]} {words[1]}" in COMMANDS:
-        return f"{words[0]} {words[1]}"
-    if words and (words[0] in COMMANDS or words[0] in GROUPS):
-        return words[0]
-    return None
+    """The command or group a help request names ("hot render" wins over "hot"), or None when unknown."""
+    return command_key(words, COMMANDS) or command_key(words[:1], GROUPS)
 
 
 def command_help(name: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, TextIO
+from typing import Callable, Container, Mapping, TextIO
 
 from cortex.core.spelling import did_you_mean
 from cortex.errors import IntegrityError, InvalidInput
@@ -19,6 +19,9 @@ from cortex.layout import KNOWLEDGE, LIFEOS, MEMORY_PARTS, OBSERVABILITY
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
 COMMON_OPTIONS = frozenset({"--memory-root", "--root", "--adapter"})
 DEFAULT_MEMORY_ROOT = os.path.join("~", ".claude", *MEMORY_PARTS)
+# Command words that only name subcommands; `cortex review` alone lists them.
+GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("run", "fire", "replay"),
+          "proposals": ("list", "approve", "reject")}
 
 
 @dataclass(frozen=True)
@@ -146,16 +149,20 @@ def _valid_utf8(text: str) -> bool:
         return False
 
 
+def command_key(args: list[str], names: Container[str]) -> str | None:
+    """The command among `names` that `args` start with ("hot render" wins over "hot"), or None."""
+    if len(args) >= 2 and f"{args[0]} {args[1]}" in names:
+        return f"{args[0]} {args[1]}"
+    return args[0] if args and args[0] in names else None
+
+
 def find_command(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec | None, int]:
-    """The spec `args` name and how many words named it ("hot render" wins over "hot")."""
-    if len(args) >= 2 and f"{args[0]} {args[1]}" in commands:
-        return commands[f"{args[0]} {args[1]}"], 2
-    return (commands.get(args[0]) if args else None), 1
+    """The spec `args` name and how many words named it (1 when none does)."""
+    key = command_key(args, commands)
+    return (None, 1) if key is None else (commands[key], key.count(" ") + 1)
 
 
 def _unknown_command(args: list[str]) -> InvalidInput:
-    from cortex.helptext import GROUPS
-
     if args and args[0] in GROUPS:
         return InvalidInput(f"{args[0]} requires one of: {', '.join(GROUPS[args[0]])} (see `cortex {args[0]} --help`)")
     # The reference's own message, kept word for word (scripts match on it); `cortex --help` lists the commands.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from cortex.invocation import CommandSpec
+from cortex.invocation import CommandSpec, command_key
 
 # command name -> the module under cortex/commands/ that defines it
 _COMMAND_MODULES = {
@@ -37,16 +37,9 @@ def registry() -> dict[str, CommandSpec]:
     return commands
 
 
-def command_name(args: list[str]) -> str | None:
-    """The table's name for `args` ("hot render" wins over "hot"), or None for an unknown command."""
-    if len(args) >= 2 and f"{args[0]} {args[1]}" in _COMMAND_MODULES:
-        return f"{args[0]} {args[1]}"
-    return args[0] if args and args[0] in _COMMAND_MODULES else None
-
-
 def commands_for(args: list[str]) -> dict[str, CommandSpec]:
     """Only the specs of the module that serves `args` (none for an unknown command)."""
-    name = command_name(args)
+    name = command_key(args, _COMMAND_MODULES)
     if name is None:
         return {}
     return {spec.name: spec for spec in _specs(_COMMAND_MODULES[name])}

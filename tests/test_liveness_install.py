@@ -214,6 +214,21 @@ def test_render_writes_the_surface_heartbeat(tmp_path):
     assert run_cli(root=root).code == 0
 
 
+def test_the_surface_heartbeat_is_swapped_in_whole_never_rewritten_in_place(tmp_path):
+    from cortex.hot.surfacebeat import beat
+    from cortex.layout import Layout
+
+    root = copy_demo(tmp_path)
+    state = memory(root) / "STATE"
+    with open(state / "delta-surface-heartbeat") as held:  # a reader that opened the previous beat
+        before = held.read()
+        beat(Layout.from_memory_root(str(memory(root))), NOW_MS)  # written without fsync, still by rename
+        held.seek(0)
+        assert held.read() == before  # the reader's file was never touched: no torn mix of old and new
+    assert (state / "delta-surface-heartbeat").read_text() == iso(NOW_MS) + "\n" != before
+    assert not [path.name for path in state.iterdir() if path.name.endswith(".tmp")]
+
+
 def test_new_ids_are_listed_and_explained(tmp_path):
     import subprocess
     import sys

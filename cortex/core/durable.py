@@ -2,6 +2,9 @@
 
 - replace_file: unique O_EXCL temp in the same folder → write → fsync → rename over the
   target → fsync the folder. A crash at any point leaves the old or the new bytes.
+  sync=False (a value rewritten on every call: the surface heartbeat) keeps the atomic rename
+  but skips both fsyncs: a reader still never sees a torn write, and what a power loss may
+  cost (the newest bytes, or an empty file, which no reader takes as valid) the next call restores.
 - create_file: the same, but the final step is link(), which refuses an existing target,
   so a file is created whole or not at all and is never overwritten.
 - append_line: one O_APPEND write of a complete line, then fsync; a torn tail left by an
@@ -43,14 +46,15 @@ def fsync_dir(directory: str) -> None:
         os.close(fd)
 
 
-def _synced_temp(path: str, data: bytes, mode: int) -> str:
+def _written_temp(path: str, data: bytes, mode: int, sync: bool = True) -> str:
     temp = temp_name_for(path)
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, mode)
     try:
         reached("temp-created")
         _write_all(fd, data)
         os.fchmod(fd, mode)
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     except BaseException:
         os.close(fd)
         _discard(temp)
@@ -68,11 +72,12 @@ def _discard(path: str) -> None:
 
 
 def replace_file(path: str, data: bytes, *, mode: int | None = None,
-                 before_rename: Callable[[], None] | None = None) -> None:
+                 before_rename: Callable[[], None] | None = None, sync: bool = True) -> None:
     """Atomically make `path` hold exactly `data` (keeping an existing file's permissions).
 
     `before_rename` runs after the data is synced and just before the rename; if it raises,
-    the temporary file is removed and `path` is left as it was.
+    the temporary file is removed and `path` is left as it was. `sync=False`: atomic but not
+    durable (see the module docstring).
     """
     if mode is None:
         try:
@@ -80,7 +85,7 @@ def replace_file(path: str, data: bytes, *, mode: int | None = None,
         except FileNotFoundError:
             mode = FILE_MODE
     sweep_dead_temps(os.path.dirname(path))
-    temp = _synced_temp(path, data, mode)
+    temp = _written_temp(path, data, mode, sync)
     try:
         if before_rename is not None:
             before_rename()
@@ -89,14 +94,15 @@ def replace_file(path: str, data: bytes, *, mode: int | None = None,
         _discard(temp)
         raise
     reached("renamed")
-    fsync_dir(os.path.dirname(path))
-    reached("dir-synced")
+    if sync:
+        fsync_dir(os.path.dirname(path))
+        reached("dir-synced")
 
 
 def create_file(path: str, data: bytes, *, mode: int = FILE_MODE) -> None:
     """Create `path` with `data`, whole or not at all; FileExistsError if it already exists."""
     sweep_dead_temps(os.path.dirname(path))
-    temp = _synced_temp(path, data, mode)
+    temp = _written_temp(path, data, mode)
     try:
         os.link(temp, path)
         reached("linked")

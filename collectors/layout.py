@@ -1,7 +1,7 @@
 """Collect stage: where the audited tree keeps its evidence. Built by health.run, read by collectors.
 
 ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY. Every name
-comes from cortex.layout, the contract the writers follow; this adds only the auditor's
+comes from cortex.layout (its Layout: the writers' own paths); this adds only the auditor's
 choices (an explicit --index-manifest, absolute paths from ROOT) and the one reading of the
 agent's settings.json that every collector of the audit shares.
 """
@@ -13,13 +13,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from collectors.agent_settings import SettingsFile, live_settings
-from collectors.paths import HEALTH_LOG_NAME, memory_dir, observability_dir, resolve_root
+from collectors.paths import HEALTH_LOG_NAME, resolve_root
 from cortex import layout as contract
 
-__all__ = ["HEALTH_LOG_NAME", "HOT_FILES", "Layout", "resolve_root"]
-
-# (label, path relative to ROOT), in report order: the core's hot files under ROOT/LIFEOS
-HOT_FILES = tuple((label, (contract.LIFEOS, *parts)) for label, parts in contract.HOT_FILES.items())
+__all__ = ["HEALTH_LOG_NAME", "Layout", "resolve_root"]
 
 
 @dataclass(frozen=True)
@@ -36,15 +33,14 @@ class Layout:
     @classmethod
     def for_root(cls, root: str, manifest: str | None = None, environ: Mapping[str, str] | None = None) -> "Layout":
         root = os.path.abspath(os.path.expanduser(root))
-        memory = memory_dir(root)
+        core = contract.Layout.from_claude_root(root)  # the writers' own paths
         return cls(
             root=root,
-            memory=memory,
-            observability=observability_dir(root),
-            policy=os.path.join(root, contract.LIFEOS, contract.INDEX_POLICY_FILE),
-            manifest=os.path.abspath(manifest) if manifest else os.path.join(memory, contract.INDEX,
-                                                                               contract.INDEX_MANIFEST_FILE),
-            hot_files=tuple((label, os.path.join(root, *parts)) for label, parts in HOT_FILES),
+            memory=core.memory_root,
+            observability=core.observability,
+            policy=core.index_policy,
+            manifest=os.path.abspath(manifest) if manifest else core.index_manifest,
+            hot_files=tuple((label, core.hot_file(label)) for label in contract.HOT_LABELS),
             environ=dict(environ or {}),
         )
 

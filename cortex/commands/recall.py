@@ -14,18 +14,7 @@ from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
-from cortex.core.numbers import ascii_int
 from cortex.core.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
-
-
-def _limit(inv: Invocation) -> int:
-    raw = inv.option("--limit")
-    if raw is None:
-        return DEFAULT_LIMIT
-    limit = ascii_int(raw, 1, MAX_LIMIT)
-    if limit is None:
-        raise InvalidInput(f"--limit must be an integer from 1 to {MAX_LIMIT} in ASCII digits")
-    return limit
 
 
 def recall_command(inv: Invocation) -> tuple[int, str]:
@@ -34,7 +23,7 @@ def recall_command(inv: Invocation) -> tuple[int, str]:
         return 0, ""
     if len(inv.positionals) > 1:
         raise InvalidInput("recall takes one PROMPT (quote it), or the hook payload on stdin")
-    limit = _limit(inv)
+    limit = inv.count_option("--limit", DEFAULT_LIMIT, MAX_LIMIT)
     query = inv.positionals[0] if inv.positionals else payload_text(read_hook_payload(inv.stdin), "prompt")
     if query is None:
         raise InvalidInput("recall needs a PROMPT argument or a hook payload with prompt on stdin")

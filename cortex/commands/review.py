@@ -12,18 +12,7 @@ from __future__ import annotations
 
 from cortex.errors import InvalidInput
 from cortex.invocation import CommandSpec, Invocation
-from cortex.core.numbers import ascii_int
 from cortex.review.transcript import DEFAULT_TURNS, MAX_TURNS
-
-
-def _turns(inv: Invocation) -> int:
-    raw = inv.option("--turns")
-    if raw is None:
-        return DEFAULT_TURNS
-    turns = ascii_int(raw, 1, MAX_TURNS)
-    if turns is None:
-        raise InvalidInput(f"--turns must be an integer from 1 to {MAX_TURNS} in ASCII digits")
-    return turns
 
 
 def review_run(inv: Invocation) -> dict:
@@ -31,7 +20,7 @@ def review_run(inv: Invocation) -> dict:
 
     if inv.positionals:
         raise InvalidInput("review run accepts no positional arguments")
-    request = ReviewRequest(inv.option("--input"), _turns(inv), inv.flag("--dry-run"))
+    request = ReviewRequest(inv.option("--input"), inv.count_option("--turns", DEFAULT_TURNS, MAX_TURNS), inv.flag("--dry-run"))
     return dry_run(inv, request) if request.dry_run else run_review(inv, request)
 
 

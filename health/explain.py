@@ -50,9 +50,9 @@ def explain_match(finding_id: str, match: Match, thresholds: EffectiveThresholds
 
 
 def suggestions(finding_id: str) -> str:
-    import difflib
+    from cortex.core.spelling import nearest
 
-    close = difflib.get_close_matches(finding_id, known_ids(), n=3, cutoff=0.6)
+    close = nearest(finding_id, known_ids(), n=3)
     return f"; did you mean {', '.join(close)}?" if close else ""
 
 

@@ -116,9 +116,9 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
     parser.add_argument("--write", metavar="DEST")
     parsed, extra = parser.parse_known_args(args)
     if parsed.target not in TARGETS or extra:
-        import difflib
+        from cortex.core.spelling import nearest
 
-        near = difflib.get_close_matches(str(parsed.target), list(TARGETS), n=1)
+        near = nearest(str(parsed.target), TARGETS)
         hint = f" (did you mean {near[0]}?)" if near and parsed.target else ""
         stderr.write(f"cortex-health setup: unknown or missing target {parsed.target!r}{hint}"
                      f"{'; unexpected ' + ' '.join(extra) if extra else ''}\n{USAGE}\n")

@@ -89,10 +89,3 @@ def create_capture_envelope(value: object) -> CaptureEnvelope:
 def ingest_capture_envelope(value: object, consumer: Callable[[CaptureEnvelope], T]) -> T:
     """The single capture boundary: the consumer only ever sees the sanitised envelope."""
     return consumer(create_capture_envelope(value))
-
-
-def capture_envelope_json_schema() -> dict:
-    schema = CaptureEnvelope.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "lifeos-cortex-capture-envelope-v1.schema.json"
-    return schema

@@ -59,6 +59,4 @@ def envelope_json_schema() -> dict:
     schema = Envelope.model_json_schema(by_alias=True)
     # success and failure are mutually exclusive (ok is a const in each): say oneOf.
     schema["oneOf"] = schema.pop("anyOf")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "lifeos-cortex-v1.schema.json"
     return schema

@@ -140,10 +140,3 @@ class BenchmarkReport(_Model):
     corpus: Corpus
     queries: list[QueryResult]
     provenance: Provenance
-
-
-def benchmark_json_schema() -> dict:
-    schema = BenchmarkReport.model_json_schema(by_alias=True)
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "lifeos-cortex-benchmark-v1.schema.json"
-    return schema

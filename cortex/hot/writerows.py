@@ -39,10 +39,3 @@ class MemoryWriteRow(_Row):
     dropped: list[DroppedEntry]
     ok: StrictBool
     error: Optional[WriteError]
-
-
-def memory_write_row_json_schema() -> dict:
-    schema = MemoryWriteRow.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "lifeos-cortex-memory-write-row-v1.schema.json"
-    return schema

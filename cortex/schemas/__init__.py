@@ -5,25 +5,27 @@ import json
 from pathlib import Path
 
 HERE = Path(__file__).parent
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
 def generated() -> dict[str, dict]:
-    """File name → schema, for every schema this package publishes."""
-    from cortex.benchmark.schema import benchmark_json_schema
-    from cortex.capture import capture_envelope_json_schema
+    """File name → schema, for every schema this package publishes (each names its draft and, as $id, its file)."""
+    from cortex.benchmark.schema import BenchmarkReport
+    from cortex.capture import CaptureEnvelope
     from cortex.envelope import envelope_json_schema
+    from cortex.hot.writerows import MemoryWriteRow
     from cortex.write.items import item_json_schema
-    from cortex.write.proposalrows import proposal_row_json_schema
-    from cortex.hot.writerows import memory_write_row_json_schema
+    from cortex.write.proposalrows import ProposalRow
 
-    return {
+    schemas = {
         "lifeos-cortex-v1.schema.json": envelope_json_schema(),
-        "lifeos-cortex-benchmark-v1.schema.json": benchmark_json_schema(),
+        "lifeos-cortex-benchmark-v1.schema.json": BenchmarkReport.model_json_schema(by_alias=True),
         "lifeos-cortex-item-v1.schema.json": item_json_schema(),
-        "lifeos-cortex-proposal-row-v1.schema.json": proposal_row_json_schema(),
-        "lifeos-cortex-memory-write-row-v1.schema.json": memory_write_row_json_schema(),
-        "lifeos-cortex-capture-envelope-v1.schema.json": capture_envelope_json_schema(),
+        "lifeos-cortex-proposal-row-v1.schema.json": ProposalRow.model_json_schema(),
+        "lifeos-cortex-memory-write-row-v1.schema.json": MemoryWriteRow.model_json_schema(),
+        "lifeos-cortex-capture-envelope-v1.schema.json": CaptureEnvelope.model_json_schema(),
     }
+    return {name: {"$schema": DRAFT, "$id": name, **schema} for name, schema in schemas.items()}
 
 
 def render(schema: dict) -> str:

@@ -143,7 +143,5 @@ def validate_item(value: object) -> MemoryItem | IdeaItem | KnowledgeItem | Prop
 
 def item_json_schema() -> dict:
     schema = _ADAPTER.json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "lifeos-cortex-item-v1.schema.json"
     schema["title"] = "lifeos-cortex/v1 typed item"
     return schema

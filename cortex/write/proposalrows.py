@@ -39,10 +39,3 @@ class ProposalRow(BaseModel):
             if row[key] is None:
                 del row[key]
         return row
-
-
-def proposal_row_json_schema() -> dict:
-    schema = ProposalRow.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "lifeos-cortex-proposal-row-v1.schema.json"
-    return schema

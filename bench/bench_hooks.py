@@ -5,7 +5,9 @@ On a fresh `cortex init` tree with a full principal file (48 entries) and --reco
 canonical records, times `cortex hot render`, `cortex recall` (hook payload on stdin) and
 `cortex review fire` (a turn that does not start the reviewer, and one that starts it
 detached), plus the interpreter's own start-up for reference. Prints the median and the
-worst of --repeat runs in milliseconds.
+worst of --repeat runs in milliseconds, then the median in-process cost of render's
+heartbeat write (atomic rename, no fsync) beside the same write fsynced, which wall times
+on a busy machine are too noisy to show.
 
 Example: python bench/bench_hooks.py --repeat 15 --records 1500
 """
@@ -87,6 +89,29 @@ def main() -> None:
         for name, run in cases.items():
             samples = [run() for _ in range(args.repeat)]
             print(f"{name:32} {statistics.median(samples):10.1f} {max(samples):8.1f}")
+        for name, micros in heartbeat_writes(str(root / "LIFEOS" / "MEMORY"), args.repeat * 20).items():
+            print(f"{name:32} {micros:10.1f} µs (in-process median)")
+
+
+def heartbeat_writes(memory_root: str, repeat: int) -> dict[str, float]:
+    """render's surface-heartbeat write alone (atomic, no fsync), beside the same write made durable (fsync ×2)."""
+    from cortex.core.durable import replace_file
+    from cortex.hot.surfacebeat import HEARTBEAT_NAME, beat
+    from cortex.layout import Layout
+
+    layout = Layout.from_memory_root(memory_root)
+    path = os.path.join(layout.state, HEARTBEAT_NAME)
+    writes = {"heartbeat write (render)": lambda i: beat(layout, 1_700_000_000_000 + i),
+              "same write, fsynced": lambda i: replace_file(path, b"2023-11-14T22:13:20.000Z\n")}
+    result = {}
+    for name, write in writes.items():
+        samples = []
+        for i in range(repeat):
+            started = time.perf_counter()
+            write(i)
+            samples.append((time.perf_counter() - started) * 1e6)
+        result[name] = statistics.median(samples)
+    return result
 
 
 def wait_for_reviewers(root: Path, started: int, deadline_s: float = 60) -> None:

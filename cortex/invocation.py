@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Container, Mapping, TextIO
 
-from cortex.core.numbers import ascii_int
+from cortex.core.numbers import whole_setting
 from cortex.core.spelling import did_you_mean
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.core.timestamps import now_ms, parse_timestamp_ms
@@ -68,13 +68,7 @@ class Invocation:
 
     def count_option(self, name: str, default: int, high: int) -> int:
         """A whole-number option from 1 to `high` in ASCII digits (`default` when absent); else invalid_input."""
-        raw = self.option(name)
-        if raw is None:
-            return default
-        value = ascii_int(raw, 1, high)
-        if value is None:
-            raise InvalidInput(f"{name} must be an integer from 1 to {high} in ASCII digits")
-        return value
+        return whole_setting(name, self.option(name), default, 1, high)
 
     @property
     def adapter(self) -> str | None:

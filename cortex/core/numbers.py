@@ -33,6 +33,18 @@ def ascii_int(text: str, low: int, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
+def whole_setting(name: str, raw: str | None, default: int, low: int, high: int) -> int:
+    """The option or variable `name` as a whole number from `low` to `high`, `default` when unset; else InvalidInput."""
+    if raw is None:
+        return default
+    value = ascii_int(raw, low, high)
+    if value is None:
+        from cortex.errors import InvalidInput
+
+        raise InvalidInput(f"{name} must be an integer from {low} to {high} in ASCII digits")
+    return value
+
+
 def ascii_decimal(text: str) -> float | None:
     """`[+-]` digits `[.digits]` `[e[+-]digits]` (or `.digits`), ASCII only, as a float (may be inf); else None."""
     body = text[1:] if text[:1] in ("+", "-") else text

@@ -12,12 +12,12 @@ import sys
 from dataclasses import dataclass
 
 from cortex.core.durable import append_line
-from cortex.errors import CortexError, InvalidInput
+from cortex.errors import CortexError
 from cortex.core.jsjson import dumps
 from cortex.layout import LOCKS_LOG, Layout, OBSERVABILITY
 from cortex.liferows import LockEventRow
 from cortex.hot.locks import HeldLock, acquire
-from cortex.core.numbers import ascii_int
+from cortex.core.numbers import whole_setting
 from cortex.core.privacy import strip_private_content
 from cortex.core.safepaths import memory_dir
 from cortex.core.timestamps import iso_from_ms
@@ -38,13 +38,9 @@ def scrub(value):
 
 
 def lock_wait_from(environ) -> int:
-    raw = environ.get("CORTEX_LOCK_WAIT_MS")
-    if raw is None or raw == "":
-        return DEFAULT_LOCK_WAIT_MS
-    wait = ascii_int(raw, 0, MAX_LOCK_WAIT_MS)
-    if wait is None:
-        raise InvalidInput(f"CORTEX_LOCK_WAIT_MS must be an integer from 0 to {MAX_LOCK_WAIT_MS} in ASCII digits")
-    return wait
+    # an empty value counts as unset, as for every CORTEX_* variable
+    return whole_setting("CORTEX_LOCK_WAIT_MS", environ.get("CORTEX_LOCK_WAIT_MS") or None, DEFAULT_LOCK_WAIT_MS, 0,
+                         MAX_LOCK_WAIT_MS)
 
 
 @dataclass(frozen=True)

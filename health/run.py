@@ -76,29 +76,15 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
     Order: --report-path, then --prometheus-textfile, then the memory-health.jsonl line, so
     the line (the record the status line and the history read) carries every earlier failure.
     """
-    from health.publish import append_line, write_copy
+    from health.publish import append_line
     from reports.reportjson import report_json
 
     if options.report_path is not None:
-        path = options.report_path
-        refused, failed = write_copy(path, run.layout, lambda: report_json(run.document()) + "\n")
-        if refused:
-            run = with_finding(run, critical("report-path-refused",
-                                             f"Report not written: {refused}; nothing was overwritten.",
-                                             path=path, reason=refused))
-        elif failed:
-            run = with_finding(run, critical("report-write-failed", f"Report not written: {failed}.", path=path,
-                                             reason=failed))
+        run = write_copy_or_finding(run, options.report_path, lambda document: report_json(document) + "\n", "Report",
+                                    "report-path-refused", "report-write-failed")
     if options.prometheus_textfile is not None:
-        path = options.prometheus_textfile
-        refused, failed = write_copy(path, run.layout, lambda: prometheus_text(run.document()))
-        if refused:
-            run = with_finding(run, critical("prometheus-textfile-refused",
-                                             f"Prometheus textfile not written: {refused}; nothing was overwritten.",
-                                             path=path, reason=refused))
-        elif failed:
-            run = with_finding(run, critical("prometheus-textfile-write-failed",
-                                             f"Prometheus textfile not written: {failed}.", path=path, reason=failed))
+        run = write_copy_or_finding(run, options.prometheus_textfile, prometheus_text, "Prometheus textfile",
+                                    "prometheus-textfile-refused", "prometheus-textfile-write-failed")
     document = run.document()
     if not options.no_write:
         failure = append_line(run.layout, report_json(document))
@@ -108,6 +94,20 @@ def publish(run: Audit, options: Options) -> dict[str, Any]:
                                          path=run.layout.health_log, reason=failure))
             document = run.document()
     return document
+
+
+def write_copy_or_finding(run: Audit, path: str, render: Callable[[dict[str, Any]], str], what: str, refused_id: str,
+                          failed_id: str) -> Audit:
+    """One requested copy of the report; a refused path or a failed write becomes a critical finding."""
+    from health.publish import write_copy
+
+    refused, failed = write_copy(path, run.layout, lambda: render(run.document()))
+    if refused:
+        return with_finding(run, critical(refused_id, f"{what} not written: {refused}; nothing was overwritten.",
+                                          path=path, reason=refused))
+    if failed:
+        return with_finding(run, critical(failed_id, f"{what} not written: {failed}.", path=path, reason=failed))
+    return run
 
 
 def with_finding(run: Audit, finding: Finding) -> Audit:

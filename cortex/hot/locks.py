@@ -92,13 +92,18 @@ def _inspect(path: str) -> Seen | None:
     return Seen(raw, info.st_ino, info.st_mtime_ns, parse_stamp(raw))
 
 
-def _try_create(path: str, stamp: bytes) -> bool:
-    temp = temp_name_for(path)
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+def _write_new(path: str, stamp: bytes) -> None:
+    """Create `path` holding `stamp`: never an existing file (FileExistsError), never through a symlink."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         os.write(fd, stamp)
     finally:
         os.close(fd)
+
+
+def _try_create(path: str, stamp: bytes) -> bool:
+    temp = temp_name_for(path)
+    _write_new(temp, stamp)
     try:
         os.link(temp, path)  # atomic and never overwrites: the stamp is there from the first instant
         return True
@@ -115,13 +120,9 @@ def _try_create(path: str, stamp: bytes) -> bool:
 def _try_create_without_link(path: str, stamp: bytes) -> bool:
     """Filesystems without hard links: O_EXCL create, then stamp (a tiny unstamped window)."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        _write_new(path, stamp)
     except FileExistsError:
         return False
-    try:
-        os.write(fd, stamp)
-    finally:
-        os.close(fd)
     return True
 
 

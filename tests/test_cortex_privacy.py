@@ -85,3 +85,12 @@ def test_private_text_does_not_count_in_token_estimates(tmp_path):
     jsonl(m / "KNOWLEDGE" / "r.jsonl", row("r1", "abcd" + f"<private>{'x' * 400}</private>"))
     code, env = cortex("search", "abcd", "--memory-root", str(m))
     assert env["data"]["items"][0]["est_tokens"] == 1
+
+
+def test_decoded_json_can_keep_its_keys_as_written():
+    from cortex.core.privatejson import strip_private_json
+
+    # keys=False (the corpus, which refuses unknown keys anyway): every string at every depth, keys untouched
+    value = {"a<private>k</private>": ["x\u003cprivate>v</private>y", 1, None], "b": {"c": "<private>z</private>"}}
+    assert strip_private_json(value, keys=False) == {
+        "a<private>k</private>": ["xy", 1, None], "b": {"c": ""}}

@@ -28,25 +28,34 @@ def checks() -> tuple[Check, ...]:
 
 @lru_cache(maxsize=1)
 def _index():
-    """(literal id -> entry, {collector} templates split around the slot, compiled free-slot templates)."""
+    """(literal id -> entry, {collector} templates split around the slot); free-slot templates are _patterns()."""
     exact: dict[str, tuple[Check, Problem | None, str | None]] = {}
     templates: list[tuple[str, str, Check, Problem | None]] = []
-    patterns: list[tuple[re.Pattern[str], Check, Problem | None]] = []
+    for check, template, problem in _entries():
+        exact.setdefault(template, (check, problem, None))  # the template itself, as --list-checks prints it
+        if _SLOT.search(template):
+            continue
+        if "{collector}" in template:
+            before, _, after = template.partition("{collector}")
+            templates.append((before, after, check, problem))
+        elif "{label}" in template:
+            exact.update({template.replace("{label}", label): (check, problem, label) for label in HOT_LABELS})
+        else:
+            exact[template] = (check, problem, None)
+    return exact, tuple(templates)
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[tuple[re.Pattern[str], Check, Problem | None], ...]:
+    # Compiled only when an id is neither literal nor a {collector} one: every run joins its ids, most never get here.
+    return tuple((_pattern(template), check, problem) for check, template, problem in _entries()
+                 if _SLOT.search(template))
+
+
+def _entries():
     for check in checks():
-        entries: list[tuple[str, Problem | None]] = [(ok, None) for ok in check.ok]
-        entries += [(problem.id, problem) for problem in check.problems]
-        for template, problem in entries:
-            exact.setdefault(template, (check, problem, None))  # the template itself, as --list-checks prints it
-            if _SLOT.search(template):
-                patterns.append((_pattern(template), check, problem))
-            elif "{collector}" in template:
-                before, _, after = template.partition("{collector}")
-                templates.append((before, after, check, problem))
-            elif "{label}" in template:
-                exact.update({template.replace("{label}", label): (check, problem, label) for label in HOT_LABELS})
-            else:
-                exact[template] = (check, problem, None)
-    return exact, tuple(templates), tuple(patterns)
+        yield from ((check, ok, None) for ok in check.ok)
+        yield from ((check, problem.id, problem) for problem in check.problems)
 
 
 def _collector_name(text: str) -> bool:
@@ -55,7 +64,7 @@ def _collector_name(text: str) -> bool:
 
 def lookup(finding_id: str) -> Match | None:
     """The catalogue entry for a reported id (ok or not), or None for an id it does not know."""
-    exact, templates, patterns = _index()
+    exact, templates = _index()
     found = exact.get(finding_id)
     if found:
         return Match(*found)
@@ -63,7 +72,7 @@ def lookup(finding_id: str) -> Match | None:
         middle = _collector_slot(before, after, finding_id)
         if middle:
             return Match(check, problem, middle)
-    for pattern, check, problem in patterns:
+    for pattern, check, problem in _patterns():
         found = pattern.match(finding_id)
         if found:
             return Match(check, problem, ":".join(value for value in found.groups() if value) or None)

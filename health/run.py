@@ -82,10 +82,12 @@ def publish(run: Audit, options: Options) -> Report:
     Order: --report-path, then --prometheus-textfile, then the memory-health.jsonl line, so
     the line (the record the status line and the history read) carries every earlier failure.
     """
+    report = run.report()  # built again only when a publication finding changes it
+    if options.report_path is None and options.prometheus_textfile is None and options.no_write:
+        return report  # nothing to write: the writer and its lock stay unloaded (--no-write, CI)
     from health.publish import append_line, write_copy
     from reports.reportjson import report_json
 
-    report = run.report()  # built again only when a publication finding changes it
     if options.report_path is not None:
         path = options.report_path
         refused, failed = write_copy(path, run.layout, lambda: report_json(report.document()) + "\n")

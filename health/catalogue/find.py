@@ -46,9 +46,9 @@ def _index():
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[re.Pattern[str], Check, Problem | None], ...]:
-    # Compiled only when an id is neither literal nor a {collector} one: every run joins its ids, most never get here.
-    return tuple((_pattern(template), check, problem) for check, template, problem in _entries()
+def _free_slot_templates() -> tuple[tuple[str, str, Check, Problem | None], ...]:
+    """(literal text before the first slot, template, check, problem): the prefix spares compiling most patterns."""
+    return tuple((_SLOT.split(template, 1)[0], template, check, problem) for check, template, problem in _entries()
                  if _SLOT.search(template))
 
 
@@ -72,8 +72,9 @@ def lookup(finding_id: str) -> Match | None:
         middle = _collector_slot(before, after, finding_id)
         if middle:
             return Match(check, problem, middle)
-    for pattern, check, problem in _patterns():
-        found = pattern.match(finding_id)
+    for prefix, template, check, problem in _free_slot_templates():
+        # Every run joins all its ids: compile a template's pattern only when the id starts like it.
+        found = finding_id.startswith(prefix) and _pattern(template).match(finding_id)
         if found:
             return Match(check, problem, ":".join(value for value in found.groups() if value) or None)
     return None
@@ -98,6 +99,7 @@ def instance_of(finding_id: str, template: str) -> bool:
     return finding_id == template
 
 
+@lru_cache(maxsize=None)
 def _pattern(template: str) -> re.Pattern[str]:
     parts = _SLOT.split(template)
     return re.compile("".join(f"({SLOTS[part]})" if i % 2 else re.escape(part) for i, part in enumerate(parts)) + r"\Z")

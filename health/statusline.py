@@ -4,10 +4,11 @@ The fast path: standard library only (no rich, pydantic or psutil; a test checks
 sys.modules), no argparse, never reads stdin, always exits 0 with exactly one line. It
 reads the newest report from the end of O/memory-health.jsonl (reports.healthlog), makes it
 the typed report (reports.report.from_document, without the catalogue: one line shows ids
-only) and marks it stale past --max-age, by the report's integer now_ms. A bad --now / CORTEX_HEALTH_NOW shows the cortex-clock-invalid
-state, as the check reports it. --refresh runs the check first in a child process bounded
-by --timeout. Also runnable as a script (`python3 -I -S .../health/statusline.py`), which
-skips site-packages start-up entirely: `--print-command` prints that command line.
+only) and marks it stale past --max-age, by the report's integer now_ms. A bad --now /
+CORTEX_HEALTH_NOW shows the cortex-clock-invalid state, as the check reports it. --refresh
+runs the check first in a child process bounded by --timeout. Also runnable as a script
+(`python3 -I -S .../health/statusline.py`), which skips site-packages start-up entirely:
+`--print-command` prints that command line.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Report stage: assemble a run's typed report (reports.report.Report). Called by health.run, and by health.cli for exit 3.
+"""Report stage: assemble a run's typed report (reports.report.Report). Called by health.run and health.cli (exit 3).
 
 Stdlib only. Each finding and passed id is joined to its catalogue entry here, once, so no
 format looks the catalogue up; `Report.document()` is the shape reports.schema.HealthReport

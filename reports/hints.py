@@ -64,5 +64,6 @@ def threshold_line(finding: Finding, report: Report) -> str:
     if name:
         return threshold_text(name, report.threshold(name))
     if "threshold" in finding.detail:  # a limit fixed in the rule (reviewer-failing's 3): the table shows it too
-        return f"{human_value(finding.detail['threshold'], finding.detail.get('unit'))} (fixed by the rule, not configurable)"
+        limit = human_value(finding.detail["threshold"], finding.detail.get("unit"))
+        return f"{limit} (fixed by the rule, not configurable)"
     return "none (a state check, not a comparison)"

@@ -1,9 +1,10 @@
 """Report stage: the numbers a monitoring system graphs, taken from a report's evidence.
 
 Used by the prometheus and nagios formats and the dashboard so all expose the same values
-under the same rules, from the typed report (ages against its integer `now_ms`). Values are in base units (seconds, bytes, counts); a value the run could not
-measure (missing evidence, a collector that failed or was skipped) is left out rather
-than invented, and its absence is what alerts see.
+under the same rules, from the typed report (ages against its integer `now_ms`). Values
+are in base units (seconds, bytes, counts); a value the run could not measure (missing
+evidence, a collector that failed or was skipped) is left out rather than invented, and
+its absence is what alerts see.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Report stage: the frozen, typed report every format renders. Built by reports.document for a run, by from_document for a stored one.
+"""Report stage: the frozen, typed report every format renders. Built by reports.document and from_document below.
 
 A run builds it once (health.run) and hands the same value to every format, to publication
 and to the CLI; a report read back from memory-health.jsonl (the status line, the dashboard)
@@ -50,7 +50,7 @@ def plain(value: Any) -> Any:
 
 
 class Threshold(namedtuple("Threshold", "name value source origin unit")):
-    """One effective threshold: value, source (default | config | env | cli), origin (the variable, file or flag), unit."""
+    """One effective threshold: value, source (default | config | env | cli), origin (variable, file or flag), unit."""
 
     __slots__ = ()
 

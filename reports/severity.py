@@ -1,4 +1,4 @@
-"""Report stage: the one severity order of the formats. Used by the text, nagios, github and prometheus formats and the dashboard.
+"""Report stage: the one severity order of the formats. Used by the text, nagios, github, prometheus formats, the dashboard.
 
 Formats keep their own words (Nagios' WARNING, health+json's fail, the status line's icons);
 the order and the numbers come from health.model so no format keeps a private rank map.

@@ -1,4 +1,4 @@
-"""The typed report every format renders: frozen, joined to the catalogue once, its clock an integer, one builder per source."""
+"""The typed report every format renders: frozen, joined to the catalogue once, clocked in integer ms, one builder each."""
 from __future__ import annotations
 
 import ast

@@ -62,8 +62,9 @@ def _collector_name(text: str) -> bool:
     return bool(text) and text[0] != "-" and all(c.isdigit() or c == "-" or "a" <= c <= "z" for c in text)
 
 
+@lru_cache(maxsize=4096)  # every report joins its ids, and the dashboard joins the same ids run after run
 def lookup(finding_id: str) -> Match | None:
-    """The catalogue entry for a reported id (ok or not), or None for an id it does not know."""
+    """The catalogue entry for a reported id (ok or not), or None for an id it does not know (Match is frozen)."""
     exact, templates = _index()
     found = exact.get(finding_id)
     if found:

@@ -2,8 +2,9 @@
 
 Used by `cortex-health statusline` (the newest published report, with its age) and by
 --format statusline (a fresh run); both hand it the typed report (reports.report). Stdlib
-only and no imports at run time: it is on the status line's fast path. Lines look like `mem ✓ ok 4m`, `mem ▲ warn 2 · retrieval-stale`,
-`mem ✖ crit · reviewer-latest-failed`, `mem ? no health run`. A report older than the
+only and no imports at run time: it is on the status line's fast path. Lines look like
+`mem ✓ ok 4m`, `mem ▲ warn 2 · retrieval-stale`, `mem ✖ crit · reviewer-latest-failed`,
+`mem ? no health run`. A report older than the
 maximum age is stale: a stale ok never shows ✓, a stale problem keeps its mark.
 
 Whatever the options or the report hold, the result is one line of printable text: every

@@ -9,10 +9,11 @@ import sys
 
 import jsonschema
 import pytest
+from hypothesis import given, strategies as st
 
 from reports.document import unknown_report
 from reports.formats import load, names
-from reports.report import Report, from_document
+from reports.report import Report, frozen, from_document, plain
 from reports.reportjson import report_json
 from tests import health_scenarios as s
 from tests.health_support import NOW, NOW_MS, REPO, SCHEMA_FILE, clean_env, copy_demo
@@ -181,3 +182,44 @@ def test_the_status_line_command_loads_neither_the_catalogue_nor_dataclasses(tmp
     done = subprocess.run([sys.executable, "-I", "-S", "-c", probe, str(root), NOW], capture_output=True, text=True,
                           cwd=REPO, env=clean_env())
     assert done.stdout.splitlines() == ["mem ✓ ok <1m", "[]"], done.stdout + done.stderr
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                     max_leaves=30)
+
+
+@given(value=_JSON)
+def test_freezing_json_data_is_read_only_and_gives_back_the_same_data(value):
+    held = frozen(value)
+    assert plain(held) == value and json.dumps(plain(held)) == json.dumps(value)  # same keys, order and values
+    assert not any(isinstance(node, (dict, list)) for node in _nodes(held))  # nothing left to mutate
+
+
+def _nodes(value):
+    yield value
+    if isinstance(value, tuple):
+        for item in value:
+            yield from _nodes(item)
+    elif hasattr(value, "values"):
+        for item in value.values():
+            yield from _nodes(item)
+
+
+@given(evidence=st.dictionaries(st.text(max_size=8), _JSON, max_size=4), ts=_JSON, findings=st.lists(
+    st.fixed_dictionaries({"id": st.text(max_size=12), "severity": st.sampled_from(["warn", "critical"]),
+                           "message": st.text(max_size=12), "detail": st.dictionaries(st.text(max_size=6), _JSON)}),
+    max_size=3))
+def test_a_hand_edited_document_still_becomes_a_report(evidence, ts, findings):
+    report = from_document({"ts": ts, "overall": "warn", "evidence": evidence, "findings": findings,
+                            "ok_summary": ["retrieval-fresh"]})
+    assert report.now_ms is None or type(report.now_ms) is int
+    assert [f.id for f in report.findings] == [f["id"] for f in findings]
+    assert report.passed[0].entry is not None
+    assert from_document({"ok_summary": [7]}).passed[0].entry is None  # a non-text id joins nothing
+    for name in names():
+        if name == "json":  # JSON output validates against the published schema, as it always did
+            with pytest.raises(ValueError):
+                render(name, report)
+            continue
+        assert render(name, report, verbose=True, environ={}).strip(), name

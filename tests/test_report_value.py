@@ -169,6 +169,10 @@ def test_no_format_looks_the_catalogue_up_or_parses_a_time(path):
     assert bad == [], f"{path.name} imports {bad}: read the report's joined entry and now_ms instead"
     parsing = _calls(path) & {"parse_timestamp_ms", "fromisoformat", "strptime", "isoparse", "lookup"}
     assert parsing == set(), f"{path.name} calls {parsing}"
+    ranks = [node.lineno for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.Dict)
+             and {getattr(key, "value", None) for key in node.keys} & {"ok", "warn", "critical"}
+             and all(isinstance(getattr(value, "value", None), int) for value in node.values)]
+    assert ranks == [], f"{path.name} keeps its own severity order (lines {ranks}): use reports.severity"
 
 
 def test_the_status_line_command_loads_neither_the_catalogue_nor_dataclasses(tmp_path):

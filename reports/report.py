@@ -4,10 +4,11 @@ Used by every reports.formats module, reports.hints, reports.measurements, healt
 health.cli, the status line and the dashboard. A run builds it once (health.run) and hands
 the same value to every format, to publication and to the CLI; a report read back from
 memory-health.jsonl (the status line, the dashboard) or printed by a child check goes
-through from_document, the one function that turns plain report data into this value. Every finding and every passed id is already joined to its
-catalogue entry (a health.catalogue.Match: check key and summary, meaning, causes, fix, the
-threshold it compares with, its collector), the time is kept as integer milliseconds
-(`now_ms`) beside the ISO `ts`, and the one severity order is reports.severity.
+through from_document, the one function that turns plain report data into this value.
+Every finding and every passed id is already joined to its catalogue entry (a
+health.catalogue.Match: check key and summary, meaning, causes, fix, the threshold it
+compares with, its collector), the time is kept as integer milliseconds (`now_ms`) beside
+the ISO `ts`, and the one severity order is reports.severity.
 
 Immutable all the way down: records are named tuples, mappings read-only views
 (types.MappingProxyType) and lists tuples, so no format can change what the next one or the

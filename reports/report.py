@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from health.catalogue import Match
 
 SCHEMA_ID = "cortex-health/v1"
-EMPTY = MappingProxyType({})
 
 
 def frozen(value: Any) -> Any:

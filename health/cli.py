@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from health.options import Output
     from health.run import Options
+    from reports.report import Report
 
 SUBCOMMANDS = {"statusline": "health.statusline", "gate": "health.gate", "history": "health.history",
                "explain": "health.explain", "fix": "health.fix",
@@ -36,37 +37,37 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
     from cortex.core.timestamps import now_ms
     from reports.document import unknown_report
 
-    document = unknown_report(reason, now_ms=now_ms(), root=root)
+    report = unknown_report(reason, now_ms=now_ms(), root=root)
     if options is not None and options.prometheus_textfile:
-        _unknown_textfile(document, options, os.environ if environ is None else environ, stderr)
-    if output is None or output.format == "json" or not _render(document, output, stdout, environ):
-        write_quietly(stdout, _json_text(document) + "\n")
+        _unknown_textfile(report, options, os.environ if environ is None else environ, stderr)
+    if output is None or output.format == "json" or not _render(report, output, stdout, environ):
+        write_quietly(stdout, _json_text(report) + "\n")
     write_quietly(stderr, f"cortex-health: {reason}\n")
     return UNKNOWN_EXIT
 
 
-def _json_text(document: dict) -> str:
+def _json_text(report: Report) -> str:
     try:
         from reports.reportjson import report_json
 
-        return report_json(document)
+        return report_json(report.document())
     except Exception:  # noqa: BLE001 - even a broken report model must not produce a traceback
         import json
 
-        return json.dumps(document, separators=(",", ":"))
+        return json.dumps(report.document(), separators=(",", ":"))
 
 
-def _render(document: dict, output: Output, stdout: TextIO, environ: Mapping[str, str] | None) -> bool:
+def _render(report: Report, output: Output, stdout: TextIO, environ: Mapping[str, str] | None) -> bool:
     try:
         from reports.formats import load
 
-        load(output.format).render(document, stdout, tty=False, verbose=output.verbose, environ=environ)
+        load(output.format).render(report, stdout, tty=False, verbose=output.verbose, environ=environ)
         return True
     except Exception:  # noqa: BLE001 - fall back to JSON
         return False
 
 
-def _unknown_textfile(document: dict, options: Options, environ: Mapping[str, str], stderr: TextIO) -> None:
+def _unknown_textfile(report: Report, options: Options, environ: Mapping[str, str], stderr: TextIO) -> None:
     """Monitoring must see "unknown" rather than keep serving the last good metrics.
 
     The same writer and checks as a normal run: a refused or failed write is reported on stderr.
@@ -77,7 +78,7 @@ def _unknown_textfile(document: dict, options: Options, environ: Mapping[str, st
 
     try:
         refused, failed = write_copy(options.prometheus_textfile, resolve_layout(options, environ),
-                                     lambda: prometheus_text(document))
+                                     lambda: prometheus_text(report))
         failure = f"refused: {refused}; nothing was overwritten" if refused else failed
     except Exception as error:  # noqa: BLE001
         failure = f"{type(error).__name__}: {error}"
@@ -136,16 +137,16 @@ def check(options: Options, output: Output, environ: Mapping[str, str], stdout: 
         from reports.formats import load
 
         formatter = load(output.format)
-        document = publish(audit(options, environ) if checks is None else audit(options, environ, checks), options)
+        report = publish(audit(options, environ) if checks is None else audit(options, environ, checks), options)
     except AuditError as error:
         return fail(str(error), stdout, stderr, error.root, **context)
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - never a traceback
         return fail(f"internal error: {type(error).__name__}: {error}", stdout, stderr, **context)
-    code = exit_code(document["overall"], output.fail_on)
-    if output.quiet and document["overall"] == "ok":
+    code = exit_code(report.overall, output.fail_on)
+    if output.quiet and report.overall == "ok":
         return code
     try:
-        formatter.render(document, stdout, tty=tty, verbose=output.verbose, environ=environ)
+        formatter.render(report, stdout, tty=tty, verbose=output.verbose, environ=environ)
         stdout.flush()
     except (BrokenPipeError, SystemExit):
         # The reader went away (`| head`); rich answers that with SystemExit(1). The verdict

@@ -98,7 +98,7 @@ def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapse
         layout, thresholds = resolve_layout(options, environ), resolve_thresholds(options, environ, "lifeos")
         clock = resolve_clock(options.now, environ)
     audit = Audit(layout, clock, thresholds, {}, Assessment((finding,)), elapsed_ms)
-    return publish(audit, options)
+    return publish(audit, options).document()  # the same shape as a child's printed report
 
 
 def summary(document: Mapping[str, Any]) -> str | None:

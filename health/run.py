@@ -1,6 +1,7 @@
 """Orchestration: collect → evaluate → report → publish, for one audit. Called by health.cli.
 
-Returns the final report document; the CLI alone turns it into output and an exit code.
+Returns the final report (reports.report.Report, built once per audit); the CLI alone turns
+it into output and an exit code.
 Publication problems (a refused --report-path, a failed write or append) are findings in
 the report, so they are as visible as any other problem.
 """
@@ -22,6 +23,7 @@ from health.layouts import LayoutError
 from health.model import Assessment, Finding
 from health.runoptions import Options  # noqa: F401 - re-exported: callers and tests import it from here
 from reports.document import build_report
+from reports.report import Report
 from thresholds.sources import EffectiveThresholds
 
 
@@ -35,7 +37,7 @@ class AuditError(Exception):
 
 @dataclass(frozen=True)
 class Audit:
-    """Everything one run measured and decided; `document()` renders it (publication adds `extra`)."""
+    """Everything one run measured and decided; `report()` is its typed report (publication adds `extra`)."""
 
     layout: Any  # Layout, or DenseLayout for --layout dense-context
     clock: Clock
@@ -45,10 +47,14 @@ class Audit:
     duration_ms: float  # collect + evaluate, fixed so every rendering of this run is identical
     extra: tuple[Finding, ...] = ()  # publication problems, added by publish() as a new Audit
 
-    def document(self) -> dict[str, Any]:
+    def report(self) -> Report:
         assessment = Assessment(self.assessment.findings + tuple(self.extra))
         return build_report(assessment=assessment, evidence=self.evidence, thresholds=self.thresholds,
                             clock=self.clock, root=self.layout.root, duration_ms=self.duration_ms)
+
+    def document(self) -> dict[str, Any]:
+        """The plain JSON data of report() (what memory-health.jsonl holds)."""
+        return self.report().document()
 
 
 def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] | None = None) -> Audit:
@@ -70,55 +76,59 @@ def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, 
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)
 
 
-def publish(run: Audit, options: Options) -> dict[str, Any]:
-    """Write the report where asked; returns the final document (with any publication finding).
+def publish(run: Audit, options: Options) -> Report:
+    """Write the report where asked; returns the final report (with any publication finding).
 
     Order: --report-path, then --prometheus-textfile, then the memory-health.jsonl line, so
     the line (the record the status line and the history read) carries every earlier failure.
     """
+    report = run.report()  # built again only when a publication finding changes it
+    if options.report_path is None and options.prometheus_textfile is None and options.no_write:
+        return report  # nothing to write: the writer and its lock stay unloaded (--no-write, CI)
     from health.publish import append_line
     from reports.reportjson import report_json
 
     if options.report_path is not None:
-        run = write_copy_or_finding(run, options.report_path, lambda document: report_json(document) + "\n", "Report",
-                                    "report-path-refused", "report-write-failed")
+        run, report = write_copy_or_finding(run, report, options.report_path,
+                                            lambda value: report_json(value.document()) + "\n", "Report",
+                                            "report-path-refused", "report-write-failed")
     if options.prometheus_textfile is not None:
-        run = write_copy_or_finding(run, options.prometheus_textfile, prometheus_text, "Prometheus textfile",
-                                    "prometheus-textfile-refused", "prometheus-textfile-write-failed")
-    document = run.document()
+        run, report = write_copy_or_finding(run, report, options.prometheus_textfile, prometheus_text,
+                                            "Prometheus textfile", "prometheus-textfile-refused",
+                                            "prometheus-textfile-write-failed")
     if not options.no_write:
-        failure = append_line(run.layout, report_json(document))
+        failure = append_line(run.layout, report_json(report.document()))
         if failure:
             run = with_finding(run, warn("health-log-append-failed",
                                          f"Report not appended to the health log: {failure}.",
                                          path=run.layout.health_log, reason=failure))
-            document = run.document()
-    return document
+            report = run.report()
+    return report
 
 
-def write_copy_or_finding(run: Audit, path: str, render: Callable[[dict[str, Any]], str], what: str, refused_id: str,
-                          failed_id: str) -> Audit:
+def write_copy_or_finding(run: Audit, report: Report, path: str, render: Callable[[Report], str], what: str,
+                          refused_id: str, failed_id: str) -> tuple[Audit, Report]:
     """One requested copy of the report; a refused path or a failed write becomes a critical finding."""
     from health.publish import write_copy
 
-    refused, failed = write_copy(path, run.layout, lambda: render(run.document()))
+    refused, failed = write_copy(path, run.layout, lambda: render(report))
     if refused:
-        return with_finding(run, critical(refused_id, f"{what} not written: {refused}; nothing was overwritten.",
-                                          path=path, reason=refused))
-    if failed:
-        return with_finding(run, critical(failed_id, f"{what} not written: {failed}.", path=path, reason=failed))
-    return run
+        run = with_finding(run, critical(refused_id, f"{what} not written: {refused}; nothing was overwritten.",
+                                         path=path, reason=refused))
+    elif failed:
+        run = with_finding(run, critical(failed_id, f"{what} not written: {failed}.", path=path, reason=failed))
+    return run, (run.report() if refused or failed else report)
 
 
 def with_finding(run: Audit, finding: Finding) -> Audit:
     return replace(run, extra=run.extra + (finding,))
 
 
-def prometheus_text(document: dict[str, Any]) -> str:
+def prometheus_text(report: Report) -> str:
     import io
 
     from reports.formats import load
 
     out = io.StringIO()
-    load("prometheus").render(document, out, tty=False)
+    load("prometheus").render(report, out, tty=False)
     return out.getvalue()

@@ -2,11 +2,13 @@
 
 The fast path: standard library only (no rich, pydantic or psutil; a test checks
 sys.modules), no argparse, never reads stdin, always exits 0 with exactly one line. It
-reads the newest report from the end of O/memory-health.jsonl (reports.healthlog) and
-marks it stale past --max-age. A bad --now / CORTEX_HEALTH_NOW shows the cortex-clock-invalid
-state, as the check reports it. --refresh runs the check first in a child process bounded
-by --timeout. Also runnable as a script (`python3 -I -S .../health/statusline.py`), which
-skips site-packages start-up entirely: `--print-command` prints that command line.
+reads the newest report from the end of O/memory-health.jsonl (reports.healthlog), makes it
+the typed report (reports.report.from_document, without the catalogue: one line shows ids
+only) and marks it stale past --max-age, by the report's integer now_ms. A bad --now /
+CORTEX_HEALTH_NOW shows the cortex-clock-invalid state, as the check reports it. --refresh
+runs the check first in a child process bounded by --timeout. Also runnable as a script
+(`python3 -I -S .../health/statusline.py`), which skips site-packages start-up entirely:
+`--print-command` prints that command line.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from collectors.paths import health_log_path, resolve_root  # noqa: E402
 from cortex.core.numbers import ascii_decimal  # noqa: E402
 from cortex.core.safeio import write_quietly  # noqa: E402
 from reports.formats.statusline import line  # noqa: E402
+from reports.report import from_document  # noqa: E402
 from thresholds.clocksource import supplied_now  # noqa: E402
 
 DEFAULT_MAX_AGE_MS = 30 * 60_000
@@ -135,7 +138,7 @@ def status(argv: list[str], environ) -> str:
     max_age = duration_ms(str(options["--max-age"]), "--max-age") if "--max-age" in options else DEFAULT_MAX_AGE_MS
     supplied = supplied_now(options.get("--now"), environ)  # the check's own rule (thresholds.clock)
     if supplied is not None and supplied[2] is None and not options.get("--refresh"):  # a refresh reports it itself
-        return line(CLOCK_INVALID, ascii=ascii_marks, prefix=prefix)
+        return line(from_document(CLOCK_INVALID, catalogue=False), ascii=ascii_marks, prefix=prefix)
     now = supplied[2] if supplied is not None and supplied[2] is not None else wall_clock_ms()
     root = resolve_root(options.get("--root"), environ)
     if not os.path.isdir(root):  # a typo in --root is not "no health run"
@@ -146,13 +149,9 @@ def status(argv: list[str], environ) -> str:
         from reports.healthlog import newest_report
 
         document, problem = newest_report(health_log_path(root))
-    age = None
-    if document is not None:
-        from cortex.core.timestamps import parse_timestamp_ms
-
-        published = parse_timestamp_ms(document.get("ts"))
-        age = None if published is None else now - published
-    return line(document, age_ms=age, max_age_ms=max_age, ascii=ascii_marks, prefix=prefix, problem=problem)
+    report = None if document is None else from_document(document, catalogue=False)
+    age = None if report is None or report.now_ms is None else now - report.now_ms
+    return line(report, age_ms=age, max_age_ms=max_age, ascii=ascii_marks, prefix=prefix, problem=problem)
 
 
 def main(argv: list[str] | None = None, environ=None, stdout=None) -> int:

@@ -1,5 +1,6 @@
-"""Report stage: the report document, its published schema and its output formats.
+"""Report stage: the typed report, its published schema and its output formats.
 
-`reports.document` is stdlib only; pydantic lives in `reports.schema` (the JSON path) and
-rich in `reports.formats.text`, each imported only when that output is produced.
+`reports.report` (the frozen value every format renders) and `reports.document` (which
+builds it for a run) are stdlib only; pydantic lives in `reports.schema` (the JSON path)
+and rich in `reports.formats.text`, each imported only when that output is produced.
 """

@@ -1,14 +1,14 @@
-"""Report stage: the one severity order of the formats. Used by the text, nagios, github and prometheus formats.
+"""Report stage: the one severity order of the formats. Used by the text, nagios, github, prometheus formats, the dashboard.
 
 Formats keep their own words (Nagios' WARNING, health+json's fail, the status line's icons);
 the order and the numbers come from health.model so no format keeps a private rank map.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from health.model import Overall
+from reports.report import Finding
 
 
 def rank(severity: object) -> int:
@@ -19,9 +19,9 @@ def rank(severity: object) -> int:
         return Overall.UNKNOWN.rank
 
 
-def worst_first(findings: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def worst_first(findings: Iterable[Finding]) -> list[Finding]:
     """Critical, then warn, then the rest, each group in report order."""
-    return sorted(findings, key=lambda finding: _GROUP.get(rank(finding["severity"]), 2))
+    return sorted(findings, key=lambda finding: _GROUP.get(rank(finding.severity), 2))
 
 
 _GROUP = {Overall.CRITICAL.rank: 0, Overall.WARN.rank: 1}

@@ -21,9 +21,9 @@ from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs
 CONSOLE_SCRIPT = shutil.which("cortex-health", path=os.path.dirname(sys.executable))
 
 
-def audit_document(root: Path, *args: str, now: str = NOW, write: bool = False,
-                   environ: dict[str, str] | None = None) -> dict:
-    """The report of one real audit of `root`, made in-process (published to the log when write)."""
+def audit_report(root: Path, *args: str, now: str = NOW, write: bool = False,
+                 environ: dict[str, str] | None = None):
+    """The typed report (reports.report.Report) of one real audit of `root`, made in-process (published when write)."""
     from health.options import parse
     from health.run import audit, publish
 
@@ -31,6 +31,12 @@ def audit_document(root: Path, *args: str, now: str = NOW, write: bool = False,
     argv = ["--root", str(root), "--now", now, *args] + ([] if write else ["--no-write"])
     options, _ = parse(argv, environ, tty=False)
     return publish(audit(options, environ), options)
+
+
+def audit_document(root: Path, *args: str, now: str = NOW, write: bool = False,
+                   environ: dict[str, str] | None = None) -> dict:
+    """The report of one real audit of `root` as plain JSON data (what memory-health.jsonl holds)."""
+    return audit_report(root, *args, now=now, write=write, environ=environ).document()
 
 
 def documents(tmp_path: Path) -> dict[str, dict]:
@@ -48,7 +54,7 @@ def documents(tmp_path: Path) -> dict[str, dict]:
         "ok": audit_document(healthy),
         "warn": audit_document(warned),
         "critical": audit_document(broken),
-        "unknown": unknown_report("root /nowhere is not a directory", now_ms=NOW_MS, root="/nowhere"),
+        "unknown": unknown_report("root /nowhere is not a directory", now_ms=NOW_MS, root="/nowhere").document(),
     }
 
 

@@ -18,6 +18,7 @@ from health.model import Assessment, CollectorFailure, Finding, Overall, Severit
 from health.rules import Rule
 from thresholds.sources import resolve
 from reports.formats import load, names
+from reports.report import from_document
 from tests.health_support import DEMO, NOW, REPO, clean_env, copy_demo
 
 FAST_PATH = """
@@ -93,7 +94,7 @@ def test_every_format_renders_every_overall():
                                          cwd=REPO).stdout)
     for name in names():
         out = io.StringIO()
-        load(name).render(document, out, tty=False)
+        load(name).render(from_document(document), out, tty=False)
         assert out.getvalue().strip(), name
 
 

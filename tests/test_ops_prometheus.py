@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from reports.formats import load
+from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import NOW, copy_demo, memory
 from tests.ops_support import documents, health, run_command, tool
@@ -26,7 +27,7 @@ def docs(tmp_path_factory) -> dict[str, dict]:
 
 def exposition(document: dict) -> str:
     out = io.StringIO()
-    load("prometheus").render(document, out, tty=False)
+    load("prometheus").render(from_document(document), out, tty=False)
     return out.getvalue()
 
 

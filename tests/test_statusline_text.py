@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 
 from cortex.core.timestamps import iso_from_ms
 from reports.formats.statusline import line
+from reports.report import from_document
 from tests.health_support import NOW_MS, REPO, clean_env, copy_demo
 from tests.ops_support import publish_runs
 
@@ -93,5 +94,6 @@ _DOCUMENT = st.fixed_dictionaries({
 @given(document=st.none() | _DOCUMENT, prefix=_TEXT, problem=st.none() | _TEXT,
        age=st.none() | st.integers(-10**9, 10**9), ascii=st.booleans())
 def test_any_line_is_one_printable_line(document, prefix, problem, age, ascii):
-    text = line(document, age_ms=age, max_age_ms=30 * 60_000, ascii=ascii, prefix=prefix, problem=problem)
+    report = None if document is None else from_document(document, catalogue=False)
+    text = line(report, age_ms=age, max_age_ms=30 * 60_000, ascii=ascii, prefix=prefix, problem=problem)
     assert text.isprintable() and "\n" not in text

@@ -28,34 +28,44 @@ def checks() -> tuple[Check, ...]:
 
 @lru_cache(maxsize=1)
 def _index():
-    """(literal id -> entry, {collector} templates split around the slot, compiled free-slot templates)."""
+    """(literal id -> entry, {collector} templates split around the slot); free-slot templates are _patterns()."""
     exact: dict[str, tuple[Check, Problem | None, str | None]] = {}
     templates: list[tuple[str, str, Check, Problem | None]] = []
-    patterns: list[tuple[re.Pattern[str], Check, Problem | None]] = []
+    for check, template, problem in _entries():
+        exact.setdefault(template, (check, problem, None))  # the template itself, as --list-checks prints it
+        if _SLOT.search(template):
+            continue
+        if "{collector}" in template:
+            before, _, after = template.partition("{collector}")
+            templates.append((before, after, check, problem))
+        elif "{label}" in template:
+            exact.update({template.replace("{label}", label): (check, problem, label) for label in HOT_LABELS})
+        else:
+            exact[template] = (check, problem, None)
+    return exact, tuple(templates)
+
+
+@lru_cache(maxsize=1)
+def _free_slot_templates() -> tuple[tuple[str, str, Check, Problem | None], ...]:
+    """(literal text before the first slot, template, check, problem): the prefix spares compiling most patterns."""
+    return tuple((_SLOT.split(template, 1)[0], template, check, problem) for check, template, problem in _entries()
+                 if _SLOT.search(template))
+
+
+def _entries():
     for check in checks():
-        entries: list[tuple[str, Problem | None]] = [(ok, None) for ok in check.ok]
-        entries += [(problem.id, problem) for problem in check.problems]
-        for template, problem in entries:
-            exact.setdefault(template, (check, problem, None))  # the template itself, as --list-checks prints it
-            if _SLOT.search(template):
-                patterns.append((_pattern(template), check, problem))
-            elif "{collector}" in template:
-                before, _, after = template.partition("{collector}")
-                templates.append((before, after, check, problem))
-            elif "{label}" in template:
-                exact.update({template.replace("{label}", label): (check, problem, label) for label in HOT_LABELS})
-            else:
-                exact[template] = (check, problem, None)
-    return exact, tuple(templates), tuple(patterns)
+        yield from ((check, ok, None) for ok in check.ok)
+        yield from ((check, problem.id, problem) for problem in check.problems)
 
 
 def _collector_name(text: str) -> bool:
     return bool(text) and text[0] != "-" and all(c.isdigit() or c == "-" or "a" <= c <= "z" for c in text)
 
 
+@lru_cache(maxsize=4096)  # every report joins its ids, and the dashboard joins the same ids run after run
 def lookup(finding_id: str) -> Match | None:
-    """The catalogue entry for a reported id (ok or not), or None for an id it does not know."""
-    exact, templates, patterns = _index()
+    """The catalogue entry for a reported id (ok or not), or None for an id it does not know (Match is frozen)."""
+    exact, templates = _index()
     found = exact.get(finding_id)
     if found:
         return Match(*found)
@@ -63,8 +73,9 @@ def lookup(finding_id: str) -> Match | None:
         middle = _collector_slot(before, after, finding_id)
         if middle:
             return Match(check, problem, middle)
-    for pattern, check, problem in patterns:
-        found = pattern.match(finding_id)
+    for prefix, template, check, problem in _free_slot_templates():
+        # Every run joins all its ids: compile a template's pattern only when the id starts like it.
+        found = finding_id.startswith(prefix) and _pattern(template).match(finding_id)
         if found:
             return Match(check, problem, ":".join(value for value in found.groups() if value) or None)
     return None
@@ -89,6 +100,7 @@ def instance_of(finding_id: str, template: str) -> bool:
     return finding_id == template
 
 
+@lru_cache(maxsize=None)
 def _pattern(template: str) -> re.Pattern[str]:
     parts = _SLOT.split(template)
     return re.compile("".join(f"({SLOTS[part]})" if i % 2 else re.escape(part) for i, part in enumerate(parts)) + r"\Z")

@@ -3,8 +3,9 @@ health.dashboard.pages.
 
 The window is the last N lines, read backwards within the byte budget `history` uses, so the
 cost does not grow with the log; lines already parsed by an earlier request (same bytes) are
-not parsed again. Series are taken from the reports' evidence through
-reports.measurements, the same numbers Prometheus and Nagios get. Per-check history turns
+not parsed again. Each well-formed line becomes the typed report once (reports.report.from_document,
+each id joined to its catalogue entry), cached with the parse. Series are taken from the
+reports' evidence through reports.measurements, the same numbers Prometheus and Nagios get. Per-check history turns
 each id's presence run by run into episodes (when it started, how long it lasted) and counts
 its state changes (flaps).
 """
@@ -15,12 +16,12 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from cortex.core.timestamps import parse_timestamp_ms
 from health.history import History, Run, read_history
 from reports.healthlog import parse_report
 from collectors.chainverify import verify
 from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
 from reports.measurements import measurements
+from reports.report import Report, from_document
 
 
 
@@ -29,16 +30,18 @@ class Window:
     log: str
     history: History | None  # None when no run was recorded yet
     problem: str | None = None  # why the log cannot be read
+    typed: dict[int, Report] = field(default_factory=dict)  # position -> typed report of each well-formed run
 
     @property
-    def reports(self) -> list[tuple[int, dict]]:
-        """(time ms, report) of the well-formed runs, oldest first."""
+    def reports(self) -> list[tuple[int, Report]]:
+        """(time ms, typed report) of the well-formed runs, oldest first."""
         if self.history is None:
             return []
-        return [(parse_timestamp_ms(run.report["ts"]), run.report) for run in self.history.runs if run.report]
+        found = [self.typed.get(run.position) or from_document(run.report) for run in self.history.runs if run.report]
+        return [(report.now_ms, report) for report in found]
 
     @property
-    def newest(self) -> dict | None:
+    def newest(self) -> Report | None:
         found = self.reports
         return found[-1][1] if found else None
 
@@ -53,31 +56,50 @@ class ParsedLines:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._lock = threading.Lock()
-        self._parsed: dict[bytes, dict | str] = {}
+        self._parsed: dict[bytes, tuple[dict | str, Report | None]] = {}
+        self._by_identity: dict[int, tuple[dict | str, Report | None]] = {}
 
     def __call__(self, raw: bytes | None) -> dict | str:
+        return self.entry(raw)[0]
+
+    def entry(self, raw: bytes | None) -> tuple[dict | str, Report | None]:
+        """(the parsed line or why it is not a report, its typed report when it is one)."""
         if raw is None:
-            return parse_report(raw)
+            return parse_report(raw), None
         with self._lock:
             found = self._parsed.get(raw)
         if found is None:
-            found = parse_report(raw)
+            parsed = parse_report(raw)
+            found = (parsed, from_document(parsed) if isinstance(parsed, dict) else None)
             with self._lock:
                 if len(self._parsed) >= self.limit:
                     self._parsed.clear()  # simple and bounded; the next requests refill it
+                    self._by_identity.clear()
                 self._parsed[raw] = found
+                if found[1] is not None:
+                    self._by_identity[id(parsed)] = found  # holds `parsed`, so its id is not reused meanwhile
         return found
+
+    def typed(self, parsed: dict | None) -> Report | None:
+        """The typed report this memo built for `parsed` (the very dict it returned), if any."""
+        if parsed is None:
+            return None
+        with self._lock:
+            found = self._by_identity.get(id(parsed))
+        return found[1] if found is not None and found[0] is parsed else None
 
 
 def load_window(log: str, last: int, parse: ParsedLines | None = None) -> Window:
     """The newest `last` lines of the log, read as `history` reads them (same byte budget)."""
+    parse = parse or ParsedLines(last)
     try:
-        history = read_history(log, last, parse or ParsedLines(last))
+        history = read_history(log, last, parse)
     except FileNotFoundError:
         return Window(log, None)
     except OSError as error:
         return Window(log, None, f"cannot read the health log: {error.strerror or error}")
-    return Window(log, history)
+    typed = {run.position: report for run in history.runs if (report := parse.typed(run.report)) is not None}
+    return Window(log, history, typed=typed)
 
 
 def series(window: Window) -> dict[str, list[tuple[int, float | None, float | None, float | None]]]:
@@ -120,30 +142,30 @@ def check_histories(window: Window) -> list[CheckHistory]:
     reports = window.reports
     states: dict[str, list[str | None]] = {}
     for index, (_, report) in enumerate(reports):
-        now = {f["id"]: f["severity"] for f in report["findings"]}
-        now.update({item: "ok" for item in report.get("ok_summary") or () if isinstance(item, str)})
+        now = {f.id: f.severity for f in report.findings}
+        now.update({item: "ok" for item in report.ok_summary if isinstance(item, str)})
         for finding_id in now.keys() | states.keys():
             states.setdefault(finding_id, [None] * index).append(now.get(finding_id))
     result = []
     for finding_id, row in states.items():
-        episodes, flaps, open_episode = [], 0, None
+        episodes, flaps, open_episode, started_ms = [], 0, None, 0
         for index, state in enumerate(row):
             failing = state in ("warn", "critical")
             if index and (row[index - 1] in ("warn", "critical")) != failing:
                 flaps += 1
             if failing and open_episode is None:
-                open_episode = Episode(state, reports[index][1]["ts"], None, None, 0)
+                open_episode, started_ms = Episode(state, reports[index][1].ts, None, None, 0), reports[index][0]
                 episodes.append(open_episode)
             if failing:
                 open_episode.runs += 1
                 if state == "critical":
                     open_episode.severity = "critical"
             elif open_episode is not None:
-                open_episode.end = reports[index][1]["ts"]
-                open_episode.duration_ms = reports[index][0] - parse_timestamp_ms(open_episode.start)
+                open_episode.end = reports[index][1].ts
+                open_episode.duration_ms = reports[index][0] - started_ms
                 open_episode = None
         if open_episode is not None:
-            open_episode.duration_ms = reports[-1][0] - parse_timestamp_ms(open_episode.start)
+            open_episode.duration_ms = reports[-1][0] - started_ms
         result.append(CheckHistory(finding_id, row[-1] or "absent", flaps, episodes))
     rank = {"critical": 0, "warn": 1, "ok": 3, "absent": 4}
     return sorted(result, key=lambda c: (rank[c.current] if c.episodes or c.current != "ok" else 2, -c.flaps, c.id))

@@ -12,13 +12,13 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from health.catalogue.find import lookup
 from health.dashboard import svg
 from health.dashboard.data import Window, check_histories, series
 from health.model import Overall
+from reports.report import Finding, Report
 from reports.severity import rank
 from health.findings import human_ms
-from reports.hints import detail_text, threshold_text
+from reports.hints import detail_text, threshold_line
 
 NAV = (("/", "Verdict"), ("/history", "History"), ("/checks", "Checks"))
 CSS = """body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:1.2em 2em;color:#111;max-width:1400px}
@@ -58,33 +58,32 @@ def verdict_page(window: Window, chain: dict[str, Any]) -> str:
     if empty:
         return layout("Memory health", "/", empty + _chain(chain))
     report = window.newest
-    overall, counts = report["overall"], report["counts"]
+    overall, counts = report.overall, report.counts
     parts = [f'<p><span id="overall" class="verdict {escape(overall)}">{escape(overall.upper())}</span> '
-             f'critical {counts["critical"]}, warn {counts["warn"]}, ok {counts["ok"]} · run at '
-             f'<time>{escape(report["ts"])}</time> · {len(window.reports)} run(s) in the window</p>', _chain(chain)]
-    if report.get("reason"):
-        parts.append(f'<p>The auditor could not run: {escape(str(report["reason"]))}</p>')
+             f'critical {counts.critical}, warn {counts.warn}, ok {counts.ok} · run at '
+             f'<time>{escape(report.ts)}</time> · {len(window.reports)} run(s) in the window</p>', _chain(chain)]
+    if report.reason:
+        parts.append(f'<p>The auditor could not run: {escape(str(report.reason))}</p>')
     if window.malformed:
         parts.append(f'<p class="muted">{len(window.malformed)} line(s) in the window are not reports (positions from '
                      f'the end: {escape(", ".join(str(r.position) for r in window.malformed[:20]))}).</p>')
-    rows = [_finding_row(finding, report) for finding in report["findings"]]
+    rows = [_finding_row(finding, report) for finding in report.findings]
     parts.append('<table id="findings"><tr><th>severity</th><th>id</th><th>message</th><th>evidence</th>'
                  '<th>threshold</th><th>fix</th></tr>' + "".join(rows) + "</table>" if rows
                  else '<p id="no-findings">No finding: every check passed.</p>')
-    ok_ids = ", ".join(escape(str(item)) for item in report.get("ok_summary") or ())
+    ok_ids = ", ".join(escape(str(item)) for item in report.ok_summary)
     parts.append(f'<p class="muted">ok: {ok_ids}</p>')
     return layout("Memory health", "/", "".join(parts))
 
 
-def _finding_row(finding: dict, report: dict) -> str:
-    match = lookup(finding["id"])
-    name = match.problem.threshold if match and match.problem else None
-    threshold = threshold_text(name, (report.get("thresholds") or {}).get(name)) if name else "none (a state check)"
-    fix = match.problem.fix if match and match.problem else "No catalogue entry for this id; read its message."
-    severity = escape(finding["severity"])
-    return (f'<tr class="finding" data-id="{escape(finding["id"])}"><td class="sev {severity}">{severity}</td>'
-            f'<td><code>{escape(finding["id"])}</code></td><td>{escape(finding["message"])}</td>'
-            f'<td>{escape(detail_text(finding.get("detail") or {}))}</td><td>{escape(threshold)}</td>'
+def _finding_row(finding: Finding, report: Report) -> str:
+    problem = finding.problem_entry()  # joined when the line became a typed report
+    threshold = threshold_line(finding, report) if problem and problem.threshold else "none (a state check)"
+    fix = problem.fix if problem else "No catalogue entry for this id; read its message."
+    severity = escape(finding.severity)
+    return (f'<tr class="finding" data-id="{escape(finding.id)}"><td class="sev {severity}">{severity}</td>'
+            f'<td><code>{escape(finding.id)}</code></td><td>{escape(finding.message)}</td>'
+            f'<td>{escape(detail_text(finding.detail))}</td><td>{escape(threshold)}</td>'
             f'<td>{escape(fix)}</td></tr>')
 
 
@@ -103,10 +102,10 @@ def history_page(window: Window, chain: dict[str, Any]) -> str:
     reports = window.reports
     table = series(window)
     level = {overall.rank: overall.value for overall in Overall}
-    charts = [svg.chart("Overall over time", [svg.Series("overall", [(t, rank(r["overall"])) for t, r in reports],
+    charts = [svg.chart("Overall over time", [svg.Series("overall", [(t, rank(r.overall)) for t, r in reports],
                                                          svg.COLOURS[2])], step=True, y_labels=level)]
     charts.append(svg.chart("Findings per severity", [
-        svg.Series(name, [(t, r["counts"][name]) for t, r in reports], colour)
+        svg.Series(name, [(t, getattr(r.counts, name)) for t, r in reports], colour)
         for name, colour in (("critical", svg.COLOURS[2]), ("warn", svg.COLOURS[1]))]))
     for key, title in (("reviewer_age_seconds", "Reviewer age"), ("retrieval_age_seconds", "Retrieval age")):
         points, warn, _ = _points(table, key, 3600)
@@ -124,7 +123,7 @@ def history_page(window: Window, chain: dict[str, Any]) -> str:
     charts.append(svg.chart("Hot-memory entries against the cap", [
         svg.Series(key.split(":", 1)[1], points, svg.COLOURS[i % len(svg.COLOURS)]) for i, (key, (points, _, _))
         in enumerate(zip(hot, caps))], threshold=cap, threshold_name="cap"))
-    body = (f'<p>{len(reports)} run(s) from {escape(reports[0][1]["ts"])} to {escape(reports[-1][1]["ts"])}.</p>'
+    body = (f'<p>{len(reports)} run(s) from {escape(reports[0][1].ts)} to {escape(reports[-1][1].ts)}.</p>'
             + _chain(chain) + '<div class="charts">' + "".join(charts) + "</div>")
     return layout("Health history", "/history", body)
 

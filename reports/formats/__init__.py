@@ -2,11 +2,17 @@
 
 A format is a module in this package exposing
 
-    render(document, out, *, tty=False, verbose=False, environ=None)
+    render(report, out, *, tty=False, verbose=False, environ=None)
 
-where `document` is the report (plain JSON data), `out` a text stream, `tty` whether it is
-a terminal, `verbose` the -v flag and `environ` the environment mapping (for formats such
-as `github` that write beside stdout); a format ignores what it does not use. Its module
+where `report` is the frozen, typed reports.report.Report the run built once (or
+reports.report.from_document built from a stored line), `out` a text stream, `tty` whether
+it is a terminal, `verbose` the -v flag and `environ` the environment mapping (for formats
+such as `github` that write beside stdout); a format ignores what it does not use. A format
+reads everything from the report: each finding's catalogue entry (`finding.entry`: check
+key, meaning, fix, threshold name, collector) is already joined, the clock is `now_ms`
+(integer milliseconds), the order of severities is reports.severity, and the plain JSON
+data is `report.document()`. So a format never imports health.catalogue, never parses a
+timestamp and keeps no severity order of its own (tests/test_report_value.py checks). Its module
 name is the `--format` value, except where FORMAT_MODULES maps a name that is not a valid
 module name (`health+json` → health_json.py). Modules are listed without importing them
 and only the chosen one is imported, so adding a format is a one-file change and costs the

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from reports.report import Report
 from reports.units import human_value
 from reports.severity import worst_first
 
@@ -31,17 +32,17 @@ def annotation(kind: str, title: str, message: str) -> str:
     return f"::{kind} title={escape_property(title)}::{escape_data(message)}"
 
 
-def annotations(document: Mapping[str, Any]) -> list[str]:
+def annotations(report: Report) -> list[str]:
     lines = []
     for severity, kind in COMMAND.items():
-        items = [f for f in document.get("findings") or () if f["severity"] == severity]
+        items = [f for f in report.findings if f.severity == severity]
         shown = items if len(items) <= PER_STEP else items[: PER_STEP - 1]
-        lines += [annotation(kind, f"cortex-health {f['id']}", f["message"]) for f in shown]
+        lines += [annotation(kind, f"cortex-health {f.id}", f.message) for f in shown]
         if len(items) > len(shown):
             lines.append(annotation(kind, "cortex-health", f"{len(items) - len(shown)} more {severity} findings: "
                                     "see the job summary or run cortex-health -v"))
-    if document.get("overall") == "unknown":
-        lines.insert(0, annotation("error", "cortex-health", f"the auditor could not run: {document.get('reason')}"))
+    if report.overall == "unknown":
+        lines.insert(0, annotation("error", "cortex-health", f"the auditor could not run: {report.reason}"))
     return lines
 
 
@@ -50,26 +51,25 @@ def cell(text: Any) -> str:
     return " ".join(value.split())
 
 
-def summary_markdown(document: Mapping[str, Any]) -> str:
-    counts = document.get("counts") or {}
-    lines = [f"## cortex-health: {str(document.get('overall')).upper()}", "",
-             f"critical {counts.get('critical', 0)}, warn {counts.get('warn', 0)}, ok {counts.get('ok', 0)} "
-             f"at {cell(document.get('ts'))}, root `{cell(document.get('root'))}`", ""]
-    if document.get("reason"):
-        lines += [f"**The auditor could not run:** {cell(document['reason'])}", ""]
-    findings = worst_first(document.get("findings") or ())
+def summary_markdown(report: Report) -> str:
+    counts = report.counts
+    lines = [f"## cortex-health: {str(report.overall).upper()}", "",
+             f"critical {counts.critical}, warn {counts.warn}, ok {counts.ok} "
+             f"at {cell(report.ts)}, root `{cell(report.root)}`", ""]
+    if report.reason:
+        lines += [f"**The auditor could not run:** {cell(report.reason)}", ""]
+    findings = worst_first(report.findings)
     if findings:
         lines += ["| severity | id | message | measured | threshold |", "| --- | --- | --- | --- | --- |"]
         for item in findings:
-            detail = item.get("detail") or {}
-            unit = detail.get("unit")
-            lines.append(f"| {item['severity']} | `{cell(item['id'])}` | {cell(item['message'])} | "
-                         f"{cell(human_value(detail.get('measured'), unit))} | "
-                         f"{cell(human_value(detail.get('threshold'), unit))} |")
+            unit = item.detail.get("unit")
+            lines.append(f"| {item.severity} | `{cell(item.id)}` | {cell(item.message)} | "
+                         f"{cell(human_value(item.detail.get('measured'), unit))} | "
+                         f"{cell(human_value(item.detail.get('threshold'), unit))} |")
         lines.append("")
-    if document.get("ok_summary"):
+    if report.ok_summary:
         lines += ["<details><summary>ok checks</summary>", "",
-                  ", ".join(f"`{cell(i)}`" for i in document["ok_summary"]), "", "</details>", ""]
+                  ", ".join(f"`{cell(i)}`" for i in report.ok_summary), "", "</details>", ""]
     text = "\n".join(lines)
     if len(text.encode("utf-8")) > MAX_SUMMARY_BYTES:
         text = text.encode("utf-8")[: MAX_SUMMARY_BYTES].decode("utf-8", "ignore").rsplit("\n", 1)[0]
@@ -86,15 +86,15 @@ def append_summary(path: str, text: str) -> str | None:
     return None
 
 
-def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
-    lines = annotations(document)
+    lines = annotations(report)
     target = (environ or {}).get("GITHUB_STEP_SUMMARY")
     if target:
-        failure = append_summary(target, summary_markdown(document))
+        failure = append_summary(target, summary_markdown(report))
         if failure:
             lines.append(annotation("warning", "cortex-health", f"job summary not written: {failure}"))
-    counts = document.get("counts") or {}
-    lines.append(f"cortex-health {str(document.get('overall')).upper()}: critical {counts.get('critical', 0)}, "
-                 f"warn {counts.get('warn', 0)}, ok {counts.get('ok', 0)}")
+    counts = report.counts
+    lines.append(f"cortex-health {str(report.overall).upper()}: critical {counts.critical}, "
+                 f"warn {counts.warn}, ok {counts.ok}")
     out.write("\n".join(lines) + "\n")

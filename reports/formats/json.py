@@ -5,11 +5,13 @@ Chosen by the CLI when stdout is not a terminal or with --json / --format json.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TextIO
+
+from reports.report import Report
 
 
-def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
     from reports.reportjson import report_json
 
-    out.write(report_json(document) + "\n")
+    out.write(report_json(report.document()) + "\n")

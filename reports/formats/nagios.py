@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from reports.measurements import Measurement, measurements
+from reports.report import Report
 from reports.severity import worst_first
 
 STATE = {"ok": "OK", "warn": "WARNING", "critical": "CRITICAL", "unknown": "UNKNOWN"}
@@ -48,38 +49,37 @@ def measurement_perf(item: Measurement) -> str:
                 minimum=None if item.name.endswith("_age_seconds") else 0)
 
 
-def summary(document: Mapping[str, Any]) -> str:
-    findings = worst_first(document.get("findings") or ())
-    if document.get("overall") == "unknown":
-        return clean(document.get("reason") or "the auditor could not run")
+def summary(report: Report) -> str:
+    findings = worst_first(report.findings)
+    if report.overall == "unknown":
+        return clean(report.reason or "the auditor could not run")
     if not findings:
-        return f"{(document.get('counts') or {}).get('ok', 0)} checks ok"
-    counts = document["counts"]
+        return f"{report.counts.ok} checks ok"
+    counts = report.counts._asdict()
     head = ", ".join(f"{counts[key]} {key}" for key in ("critical", "warn") if counts.get(key))
-    return f"{head}: " + ", ".join(clean(f["id"]) for f in findings)
+    return f"{head}: " + ", ".join(clean(f.id) for f in findings)
 
 
-def first_line(document: Mapping[str, Any]) -> str:
-    start = f"CORTEX HEALTH {STATE.get(document.get('overall'), 'UNKNOWN')} - "
+def first_line(report: Report) -> str:
+    start = f"CORTEX HEALTH {STATE.get(report.overall, 'UNKNOWN')} - "
     room = MAX_FIRST_LINE - len(start)
-    text = summary(document)
+    text = summary(report)
     if len(text) > room:
         text = text[: room - 3].rstrip(" ,") + "..."
     return start + text
 
 
-def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
-    counts = document.get("counts") or {}
-    lines = [first_line(document)]
-    for item in worst_first(document.get("findings") or ()):
-        lines.append(f"[{STATE.get(item['severity'], 'UNKNOWN')}] {clean(item['id'])}: {clean(item['message'])}")
-    if document.get("overall") == "unknown":
-        lines.append(f"reason: {clean(document.get('reason') or 'unknown')}")
+    lines = [first_line(report)]
+    for item in worst_first(report.findings):
+        lines.append(f"[{STATE.get(item.severity, 'UNKNOWN')}] {clean(item.id)}: {clean(item.message)}")
+    if report.overall == "unknown":
+        lines.append(f"reason: {clean(report.reason or 'unknown')}")
     else:
-        lines.append(f"ok: {', '.join(clean(i) for i in document.get('ok_summary') or ()) or '(none)'}")
-    more = [perf("critical", counts.get("critical", 0), crit=0), perf("warn", counts.get("warn", 0), warn=0)]
-    more += [measurement_perf(item) for item in measurements(document)]
+        lines.append(f"ok: {', '.join(clean(i) for i in report.ok_summary) or '(none)'}")
+    more = [perf("critical", report.counts.critical, crit=0), perf("warn", report.counts.warn, warn=0)]
+    more += [measurement_perf(item) for item in measurements(report)]
     lines[-1] += " | " + more[0]
     lines.extend(more[1:])
     out.write("\n".join(lines) + "\n")

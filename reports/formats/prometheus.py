@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
-from reports.measurements import measurements, now_ms
+from reports.measurements import measurements
+from reports.report import Report
 from reports.severity import rank
 
 PREFIX = "cortex_health_"
@@ -41,23 +42,17 @@ def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, s
     return lines
 
 
-def check_rows(document: Mapping[str, Any]) -> list[tuple[str, str, int]]:
-    """(id, collector, severity number) for every id of the run, ok ones included."""
-    from health.catalogue.find import lookup
-
-    rows = [(item["id"], rank(item["severity"])) for item in document.get("findings") or ()]
-    rows += [(finding_id, 0) for finding_id in document.get("ok_summary") or ()]
-    result = []
-    for finding_id, severity in rows:
-        match = lookup(finding_id)
-        result.append((finding_id, (match.collector if match else None) or "run", severity))
-    return sorted(result)
+def check_rows(report: Report) -> list[tuple[str, str, int]]:
+    """(id, collector, severity number) for every id of the run, ok ones included; the collector is its catalogue's."""
+    rows = [(item, rank(item.severity)) for item in report.findings] + [(item, 0) for item in report.passed]
+    return sorted((item.id, (item.entry.collector if item.entry else None) or "run", severity)
+                  for item, severity in rows)
 
 
-def collector_rows(document: Mapping[str, Any], checks: list[tuple[str, str, int]]) -> list[tuple[str, int]]:
+def collector_rows(report: Report, checks: list[tuple[str, str, int]]) -> list[tuple[str, int]]:
     """Worst severity per collector that ran (skipped collectors have no series)."""
     worst: dict[str, int] = {}
-    for name, item in (document.get("evidence") or {}).items():
+    for name, item in report.evidence.items():
         if isinstance(item, Mapping) and item.get("status") != "skipped":
             worst[name] = 0
     for _, collector, severity in checks:
@@ -66,12 +61,12 @@ def collector_rows(document: Mapping[str, Any], checks: list[tuple[str, str, int
     return sorted(worst.items())
 
 
-def lines_for(document: Mapping[str, Any]) -> list[str]:
-    checks = check_rows(document)
-    now = now_ms(document)
-    counts = document.get("counts") or {}
+def lines_for(report: Report) -> list[str]:
+    checks = check_rows(report)
+    now = report.now_ms
+    counts = report.counts._asdict()
     lines = family("overall", "Overall result of the last cortex-health run: 0 ok, 1 warn, 2 critical, 3 unknown "
-                   "(the auditor could not run).", [((), rank(document.get("overall")))])
+                   "(the auditor could not run).", [((), rank(report.overall))])
     if now is not None:
         lines += family("last_run_timestamp_seconds", "When the last cortex-health run happened (its clock), in "
                         "seconds since the epoch.", [((), now / 1000)])
@@ -82,20 +77,20 @@ def lines_for(document: Mapping[str, Any]) -> list[str]:
                      for finding_id, collector, severity in checks])
     lines += family("collector_severity", "Worst severity among the checks of each collector that ran: "
                     "0 ok, 1 warn, 2 critical.",
-                    [((("collector", name),), severity) for name, severity in collector_rows(document, checks)])
-    history = (document.get("evidence") or {}).get("health_history") or {}
+                    [((("collector", name),), severity) for name, severity in collector_rows(report, checks)])
+    history = report.evidence.get("health_history") or {}
     if isinstance(history, Mapping) and type(history.get("head_seq")) is int:
         lines += family("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
                         "(before this run's own line); a drop means the history was cut or rolled back.",
                         [((), history["head_seq"])])
     grouped: dict[str, list] = {}
-    for item in measurements(document):
+    for item in measurements(report):
         grouped.setdefault(item.name, []).append(item)
     for name, items in grouped.items():
         lines += family(name, items[0].help, [(item.labels, item.value) for item in items])
     return lines
 
 
-def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
-    out.write("\n".join(lines_for(document)) + "\n")
+    out.write("\n".join(lines_for(report)) + "\n")

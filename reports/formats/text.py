@@ -6,13 +6,14 @@ tests compare. A finding id is never wrapped (it is what a user pastes into `exp
 120 columns the empty Measured/Threshold columns are dropped; -v lines and the ok: list wrap at
 word boundaries with a hanging indent.
 With -v every finding also gets its evidence, its threshold and source, and the fix from
-the catalogue (reports.hints), the same text `cortex-health explain ID` prints.
+the finding's catalogue entry (reports.hints), the same text `cortex-health explain ID` prints.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TextIO
 
+from reports.report import Report
 from reports.units import human_bytes, human_value
 from reports.severity import worst_first
 
@@ -23,13 +24,12 @@ PLAIN_WIDTH = 120
 MIN_MESSAGE = 24  # narrower than this, the findings are a list instead of a table
 
 
-def finding_rows(document: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+def finding_rows(report: Report) -> list[tuple[str, str, str, str, str]]:
     rows = []
-    for item in worst_first(document["findings"]):
-        detail = item.get("detail") or {}
-        unit = detail.get("unit")
-        rows.append((item["severity"], item["id"], item["message"], human_value(detail.get("measured"), unit),
-                     human_value(detail.get("threshold"), unit)))
+    for item in worst_first(report.findings):
+        unit = item.detail.get("unit")
+        rows.append((item.severity, item.id, item.message, human_value(item.detail.get("measured"), unit),
+                     human_value(item.detail.get("threshold"), unit)))
     return rows
 
 
@@ -87,26 +87,21 @@ def plain_width(environ: Mapping[str, str] | None) -> int:
     return given or PLAIN_WIDTH
 
 
-def skipped(document: dict[str, Any]) -> list[str]:
-    return [name for name, item in (document.get("evidence") or {}).items()
-            if isinstance(item, dict) and item.get("status") == "skipped"]
-
-
-def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose: bool = False,
+def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
     from rich.console import Console
 
     console = Console(file=out, force_terminal=tty, color_system="auto" if tty else None,
                       width=None if tty else plain_width(environ), highlight=False, emoji=False)
     width = console.width
-    counts = document["counts"]
-    overall = document["overall"]
+    counts = report.counts
+    overall = report.overall
     console.print(f"cortex-health [{STYLE.get(overall, 'bold')}]{overall.upper()}[/]  "
-                  f"critical {counts['critical']}, warn {counts['warn']}, ok {counts['ok']}  "
-                  f"at {document['ts']}", markup=True)
-    console.print(f"root: {document['root'] or '(not resolved)'}", markup=False)
-    if document["findings"]:
-        rows = finding_rows(document)
+                  f"critical {counts.critical}, warn {counts.warn}, ok {counts.ok}  "
+                  f"at {report.ts}", markup=True)
+    console.print(f"root: {report.root or '(not resolved)'}", markup=False)
+    if report.findings:
+        rows = finding_rows(report)
         table = findings_table(rows, width)
         if table is not None:
             console.print(table)
@@ -120,17 +115,17 @@ def render(document: dict[str, Any], out: TextIO, *, tty: bool = False, verbose:
     if verbose:
         from reports.hints import finding_block
 
-        for item in worst_first(document["findings"]):
+        for item in worst_first(report.findings):
             console.print("", markup=False)
-            for number, line in enumerate(finding_block(item, document)):
-                line = line.replace(item["id"], whole(item["id"]), 1) if number == 0 else line
+            for number, line in enumerate(finding_block(item, report)):
+                line = line.replace(item.id, whole(item.id), 1) if number == 0 else line
                 indent = 2 if number == 0 else len(line) - len(line.lstrip()) + 11  # under the text after `fix:`
                 console.print(wrapped(line, width, indent), markup=False, soft_wrap=True)
-    if skipped(document):
-        console.print(wrapped("skipped (not checked): " + ", ".join(skipped(document)), width, 4), markup=False,
+    if report.skipped:
+        console.print(wrapped("skipped (not checked): " + ", ".join(report.skipped), width, 4), markup=False,
                       soft_wrap=True)
-    if document["ok_summary"]:
-        console.print(wrapped("ok: " + ", ".join(map(whole, document["ok_summary"])), width, 4), markup=False,
+    if report.ok_summary:
+        console.print(wrapped("ok: " + ", ".join(map(whole, report.ok_summary)), width, 4), markup=False,
                       soft_wrap=True)
-    if document.get("reason"):
-        console.print(f"reason: {document['reason']}", markup=False)
+    if report.reason:
+        console.print(f"reason: {report.reason}", markup=False)

@@ -11,15 +11,12 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass
 
-from collectors.fsprobe import probe_file
-from collectors.jsonl import scan_jsonl
+from collectors.jsonl import scan_jsonl, tail_rows
 from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
 from collectors.jsonl import review_config
-from cortex.core.safeio import UnsafeFile, tail_lines
-from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -56,15 +53,9 @@ class LifecycleEvidence:
     inference_timeout_ms: int
 
 
-def tail_rows(path: str, anchor: str) -> tuple[FileState, list[dict]]:
-    state = probe_file(path, anchor)
-    if state.status is not EvidenceStatus.OK:
-        return state, []
-    try:
-        lines = tail_lines(path, TAIL_ROWS)
-    except (OSError, UnsafeFile) as error:
-        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
-    return state, [row for row in map(parse_object, lines) if isinstance(row, dict)]
+def tail_objects(path: str, anchor: str) -> tuple[FileState, list[dict]]:
+    state, rows = tail_rows(path, TAIL_ROWS, anchor)
+    return state, [row for row in rows if isinstance(row, dict)]
 
 
 def holder_state(row: dict, this_host: str) -> str:
@@ -83,7 +74,7 @@ def inference_timeout_ms(root: str) -> int:
 
 
 def collect(layout: Layout) -> LifecycleEvidence:
-    state, rows = tail_rows(layout.evidence(STARTS_LOG), layout.memory)
+    state, rows = tail_objects(layout.evidence(STARTS_LOG), layout.memory)
     started = [(start_at_ms(row), row) for row in rows]  # the writer's own row model says which rows are starts
     started = sorted(((ms, row) for ms, row in started if ms is not None), key=lambda item: item[0],
                      reverse=True)[:KEPT_STARTS]
@@ -94,7 +85,7 @@ def collect(layout: Layout) -> LifecycleEvidence:
     host = socket.gethostname()
     starts = tuple(Start(row["runId"], ms, brief(row.get("pid")), brief(row.get("host")), row["runId"] in finished,
                          None if row["runId"] in finished else holder_state(row, host)) for ms, row in started)
-    _, fires = tail_rows(layout.evidence(FIRES_LOG), layout.memory)
+    _, fires = tail_objects(layout.evidence(FIRES_LOG), layout.memory)
     spawns = [Spawn(ms, brief(row.get("pid"))) for row in fires for ms in [spawn_at_ms(row)] if ms is not None]
     newest = max(spawns, key=lambda spawn: spawn.at_ms) if spawns else None
     return LifecycleEvidence(state.status, state, starts, newest, inference_timeout_ms(layout.root))

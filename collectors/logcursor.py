@@ -111,7 +111,8 @@ def resume(cursor: dict | None, fresh: Callable[[], Aggregate], on_rows) -> tupl
 
 
 def scan_log(path: str, fresh: Callable[[], Aggregate], *, anchor: str | None, cursors: str | None,
-             max_line_bytes: int = MAX_LINE_BYTES) -> tuple[LogScan, Aggregate]:
+             max_line_bytes: int = MAX_LINE_BYTES,
+             quick: Callable[[bytes], dict | None] | None = None) -> tuple[LogScan, Aggregate]:
     """Every row of `path` gathered by an Aggregate, reading only what follows a valid cursor in `cursors`."""
     state = probe_file(path, anchor)
     if state.status is not EvidenceStatus.OK:
@@ -139,7 +140,7 @@ def scan_log(path: str, fresh: Callable[[], Aggregate], *, anchor: str | None, c
                     "state": aggregate.state()}, separators=(",", ":")).encode())
 
         try:
-            read_rows(fd, start, tally, max_line_bytes=max_line_bytes, at_last_complete=remember)
+            read_rows(fd, start, tally, max_line_bytes=max_line_bytes, at_last_complete=remember, quick=quick)
         except OSError as error:
             return tally.scan(read_failure(path, error)), aggregate
     finally:

@@ -210,3 +210,21 @@ def test_collectors_resume_to_the_same_evidence(tmp_path):
     for module in (reviewer, retrieval, proposals):
         assert module.collect(remembered) == module.collect(layout)
         assert module.collect(remembered) == module.collect(layout)  # resumed from its cursor
+
+
+def test_dense_context_access_logs_resume_to_the_full_read(tmp_path):
+    import shutil
+
+    from tests.health_support import REPO
+
+    root = tmp_path / "cortex"
+    shutil.copytree(REPO / "fixtures" / "dense-context", root, symlinks=True)
+    log = root / "context" / "projects" / "alpha" / "_meta" / "access-log.jsonl"
+    log.write_bytes(log.read_bytes() * 2000)  # past 128 KiB: the sampled digests are in play
+    assert_same(root, tmp_path)
+    assert cursor_files(tmp_path)
+    append(log, b'{"file":"K-001.md","tool":"Read","ts":"2026-11-28T08:00:00.000Z"}\n{"file":"x","tool":"Read"}\n')
+    assert_same(root, tmp_path)
+    for damage in ("rewrite-same-size-tail", "truncate", "rotate", "half-written-last-line"):
+        DAMAGES[damage](log)
+        assert_same(root, tmp_path)

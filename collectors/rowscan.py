@@ -39,22 +39,26 @@ class Position:
     lines: int = 0
 
 
-def _fast_codec():
-    try:
-        import orjson
-    except ImportError:  # the strict decoder alone is as correct, only slower
-        return None
-    return orjson.loads, orjson.dumps, orjson.JSONDecodeError
+_CODEC: list = []  # (loads, dumps, error) or None, imported on the first chunk: start-up pays nothing
 
 
-_CODEC = _fast_codec()
+def fast_codec():
+    if not _CODEC:
+        try:
+            import orjson
+        except ImportError:  # the strict decoder alone is as correct, only slower
+            _CODEC.append(None)
+        else:
+            _CODEC.append((orjson.loads, orjson.dumps, orjson.JSONDecodeError))
+    return _CODEC[0]
 
 
 def certain_rows(lines: list[bytes], max_line_bytes: int) -> list[dict] | None:
     """The rows of `lines` when the fast codec proves each is a strict object row; else None."""
-    if _CODEC is None or not lines:
+    codec = fast_codec()
+    if codec is None or not lines:
         return None
-    loads, dumps, error = _CODEC
+    loads, dumps, error = codec
     longest = max(map(len, lines))
     if longest > max_line_bytes:
         return None

@@ -228,3 +228,33 @@ def test_dense_context_access_logs_resume_to_the_full_read(tmp_path):
     for damage in ("rewrite-same-size-tail", "truncate", "rotate", "half-written-last-line"):
         DAMAGES[damage](log)
         assert_same(root, tmp_path)
+
+
+def test_without_orjson_every_line_takes_the_strict_decoder_with_the_same_verdict(tmp_path):
+    import subprocess
+    import sys
+
+    root = padded(copy_demo(tmp_path))
+    for name in LOGS:
+        append(obs(root) / name, b'{"a": 1, "a": 2}\n{"b": "\\ud800"}\n')
+    args = ["--root", str(root), "--now", NOW, "--no-write", "--json"]
+    code = ("import runpy, sys; sys.modules['orjson'] = None; sys.argv = ['health', *sys.argv[1:]]; "
+            "runpy.run_module('health', run_name='__main__')")
+    without = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=uncached(),
+                             timeout=60)
+    report = json.loads(without.stdout)
+    report.pop("duration_ms", None)
+    assert report == verdict(root, uncached())
+    assert report["evidence"]["reviewer"]["malformed_total"] == 2
+
+
+@pytest.mark.parametrize("now", ["2026-11-01T00:00:00Z", "2027-06-01T00:00:00Z"])
+def test_one_cursor_serves_any_clock_and_thresholds(tmp_path, now):
+    root = padded(copy_demo(tmp_path))
+    assert_same(root, tmp_path)  # cursors written at NOW
+    options = Options(root=str(root), now=now, no_write=True, thresholds=(("proposal_backlog", "1"),))
+    full = audit(options, uncached()).document()
+    remembered = audit(options, cached(tmp_path)).document()
+    full.pop("duration_ms", None)
+    remembered.pop("duration_ms", None)
+    assert remembered == full

@@ -7,7 +7,7 @@ logs, 1/4 in *.log archives that are only measured) it prints:
     before = the previous line-at-a-time reader (safeio.iter_lines + strictjson.parse_object),
     after  = collectors.logcursor.scan_log with no cursor (a first, full read);
   * the real CLI (`python -m health --no-write --json`, one child per run, peak RSS from wait4):
-    a full audit with caching off, the first audit with cursors (full read, cursors written),
+    a full audit with caching off (and the --baseline checkout's, when given), the first audit with cursors (full read, cursors written),
     a repeat with nothing appended, and a repeat after --append bytes of rows were appended
     across the three logs (target: <= 1 s at 1 GiB), each with its peak RSS;
   * whether every report (minus duration_ms) is identical to the full read's.
@@ -77,11 +77,13 @@ def throughput(obs: Path) -> list[tuple[str, float, float]]:
     return results
 
 
-def run_cli(root: Path, env: dict) -> tuple[float, float, dict]:
+def run_cli(root: Path, env: dict, code: Path = REPO) -> tuple[float, float, dict]:
+    """(wall s, peak RSS MiB, report minus duration) of the auditor of the checkout `code`."""
     argv = [sys.executable, "-m", "health", "--root", str(root), "--now", NOW, "--no-write", "--json",
             "--threshold", "observability_max_bytes=1e13"]
+    env = {**env, "PYTHONPATH": str(code)}
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, cwd=code, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = proc.stdout.read()
     _, _, usage = os.wait4(proc.pid, 0)
     elapsed = time.perf_counter() - started
@@ -108,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="repeat audits measured (the median is printed)")
     parser.add_argument("--workdir", help="where to generate the tree (default: a temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the generated tree")
+    parser.add_argument("--baseline", help="another checkout (e.g. `git archive` of an older commit): its full "
+                        "audit of the same tree is printed beside this one's")
     args = parser.parse_args(argv)
     size, appended = parse_size(args.size), parse_size(args.append)
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="cortex-incremental-bench-"))
@@ -127,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         off = {**base, "CORTEX_CACHE": "off"}
         on = {**base, "CORTEX_CACHE_DIR": str(workdir / "cache")}
         full = run_cli(root, off)
-        print(f"CLI full audit, caching off:         {full[0]:7.3f} s   peak RSS {full[1]:6.1f} MiB")
+        if args.baseline:
+            old = run_cli(root, off, Path(args.baseline).resolve())
+            print(f"CLI full audit, --baseline checkout: {old[0]:7.3f} s   peak RSS {old[1]:6.1f} MiB   "
+                  f"({parsed / old[0] / 1e6:.1f} MB/s of parsed logs, end to end)")
+        print(f"CLI full audit, caching off:         {full[0]:7.3f} s   peak RSS {full[1]:6.1f} MiB   "
+              f"({parsed / full[0] / 1e6:.1f} MB/s of parsed logs, end to end)")
         first = run_cli(root, on)
         print(f"CLI first audit, cursors written:    {first[0]:7.3f} s   peak RSS {first[1]:6.1f} MiB")
         same = sorted(run_cli(root, on) for _ in range(args.repeat))[args.repeat // 2]

@@ -95,19 +95,20 @@ def save_cursor(path: str, data: bytes) -> None:
             pass
 
 
-def resume(cursor: dict | None, fresh: Callable[[], Aggregate], on_rows) -> tuple[Position, Tally, Aggregate]:
+def resume(cursor: dict | None, fresh: Callable[[], Aggregate]) -> tuple[Position, Tally, Aggregate]:
     """Where to start reading, with the counts and aggregate gathered before it (from nothing without a cursor)."""
-    aggregate = fresh()
     if cursor is not None:
+        aggregate = fresh()
         try:
             scan = cursor["scan"]
             bad = [MalformedLine(int(line), str(reason)) for line, reason in scan["malformed"]]
             aggregate.restore(cursor["state"])
-            tally = Tally(on_rows(aggregate), int(scan["rows"]), bad, int(scan["malformed_total"]))
+            tally = Tally(aggregate.rows, int(scan["rows"]), bad, int(scan["malformed_total"]))
             return Position(cursor["offset"], cursor["lines"]), tally, aggregate
         except (ValueError, KeyError, TypeError, AttributeError):
-            aggregate = fresh()
-    return Position(), Tally(on_rows(aggregate)), aggregate
+            pass  # a state this version cannot take: read in full
+    aggregate = fresh()
+    return Position(), Tally(aggregate.rows), aggregate
 
 
 def scan_log(path: str, fresh: Callable[[], Aggregate], *, anchor: str | None, cursors: str | None,
@@ -126,7 +127,7 @@ def scan_log(path: str, fresh: Callable[[], Aggregate], *, anchor: str | None, c
     snapshot: list[bytes] = []
     try:
         cursor = load_cursor(where, path, key, fd) if where else None
-        start, tally, aggregate = resume(cursor, fresh, lambda aggregate: aggregate.rows)
+        start, tally, aggregate = resume(cursor, fresh)
 
         def remember(position: Position) -> None:  # serialised at once: the unfinished last line comes after
             if where and position.offset > 0 and position.offset != start.offset:

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -16,7 +19,9 @@ from collectors import proposals, retrieval, reviewer
 from collectors.layout import Layout
 from collectors.logcursor import checked_ranges
 from health.run import Options, audit
-from tests.health_support import NOW, clean_env, copy_demo, obs, run_cli
+from tests import liveness_scenarios as live
+from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs, run_cli
+from tests.liveness_scenarios import MINUTE_MS
 from tests.test_health_findings import SCENARIOS
 
 LOGS = ("reviewer-runs.jsonl", "memory-retrievals.jsonl", "pending-proposals.jsonl")
@@ -168,15 +173,10 @@ def test_repeat_audit_reads_only_the_appended_bytes(tmp_path):
 def test_the_gate_reads_only_what_was_appended(tmp_path):
     root = padded(copy_demo(tmp_path), rows=3000)
     path = obs(root) / "reviewer-runs.jsonl"
-    env = cached(tmp_path)
-    gate = ["-m", "health", "gate", "--timeout", "30", "--root", str(root), "--now", NOW]
-    import subprocess
-    import sys
-
-    for _ in range(2):
-        subprocess.run([sys.executable, *gate], env=env, check=True, capture_output=True, timeout=60)
-        if _ == 0:
-            rewrite_at(path, unsampled_line(path), b"#")
+    gate = [sys.executable, "-m", "health", "gate", "--timeout", "30", "--root", str(root), "--now", NOW]
+    subprocess.run(gate, env=cached(tmp_path), check=True, capture_output=True, timeout=60)
+    rewrite_at(path, unsampled_line(path), b"#")
+    subprocess.run(gate, env=cached(tmp_path), check=True, capture_output=True, timeout=60)
     lines = (obs(root) / "memory-health.jsonl").read_text().splitlines()
     assert [json.loads(line)["evidence"]["reviewer"]["malformed_total"] for line in lines] == [0, 0]
     assert run_cli(root=root, env=uncached()).report["evidence"]["reviewer"]["malformed_total"] == 1
@@ -217,10 +217,6 @@ def test_collectors_resume_to_the_same_evidence(tmp_path):
 
 
 def test_dense_context_access_logs_resume_to_the_full_read(tmp_path):
-    import shutil
-
-    from tests.health_support import REPO
-
     root = tmp_path / "cortex"
     shutil.copytree(REPO / "fixtures" / "dense-context", root, symlinks=True)
     log = root / "context" / "projects" / "alpha" / "_meta" / "access-log.jsonl"
@@ -235,9 +231,6 @@ def test_dense_context_access_logs_resume_to_the_full_read(tmp_path):
 
 
 def test_without_orjson_every_line_takes_the_strict_decoder_with_the_same_verdict(tmp_path):
-    import subprocess
-    import sys
-
     root = padded(copy_demo(tmp_path))
     for name in LOGS:
         append(obs(root) / name, b'{"a": 1, "a": 2}\n{"b": "\\ud800"}\n')
@@ -262,3 +255,27 @@ def test_one_cursor_serves_any_clock_and_thresholds(tmp_path, now):
     full.pop("duration_ms", None)
     remembered.pop("duration_ms", None)
     assert remembered == full
+
+
+@pytest.mark.parametrize("mutate", [live.reviewer_interrupted, live.reviewer_interrupted_thrice,
+                                    live.reviewer_only_skips, live.reviewer_spawn_lost])
+def test_reviewer_lifecycle_after_the_runs_log_was_remembered(tmp_path, mutate):
+    root = padded(copy_demo(tmp_path), rows=2000)
+    assert_same(root, tmp_path)
+    mutate(root)
+    assert_same(root, tmp_path)
+    live.reviewer_interrupted(root)  # a new start after the cursor: its terminal row is looked up again
+    with open(obs(root) / "reviewer-runs.jsonl", "a") as log:
+        log.write(json.dumps({"runId": live.run_id(NOW_MS - MINUTE_MS), "ok": False, "error": "x"}) + "\n")
+    assert_same(root, tmp_path)
+
+
+def test_a_run_id_older_than_the_remembered_ones_is_looked_up_in_full(tmp_path):
+    root = copy_demo(tmp_path)
+    early = NOW_MS - 20_000 * MINUTE_MS
+    rows = [{"runId": live.run_id(early + n * MINUTE_MS), "ok": False, "error": "x"} for n in range(9000)]
+    with open(obs(root) / "reviewer-runs.jsonl", "a") as log:
+        log.writelines(json.dumps(row) + "\n" for row in rows)
+    live.write_log(root, "reviewer-starts.jsonl", [live.start_row(early, live.dead_pid())])
+    full = assert_same(root, tmp_path)
+    assert full["evidence"]["reviewer_lifecycle"]["starts"][0]["terminal"] is True

@@ -64,12 +64,12 @@ def certain_rows(lines: list[bytes], max_line_bytes: int) -> list[dict] | None:
         return None
     try:
         rows = list(map(loads, lines))  # line by line: a row can never straddle two lines
-    except error:
-        return None
-    if set(map(type, rows)) != {dict}:
-        return None
-    # One encode of the whole list equals the joined lines only if every line re-encodes to itself.
-    if dumps(rows) != b"[" + b",".join(lines) + b"]":
+        if set(map(type, rows)) != {dict}:
+            return None
+        # One encode of the whole list equals the joined lines only if every line re-encodes to itself.
+        if dumps(rows) != b"[" + b",".join(lines) + b"]":
+            return None
+    except (error, ValueError, TypeError):  # any doubt at all: the strict decoder decides
         return None
     if longest >= DEEP_LINE_BYTES and max(map(add, map(bytes.count, lines, repeat(b"{")),
                                                map(bytes.count, lines, repeat(b"[")))) > MAX_DEPTH:

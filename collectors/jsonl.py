@@ -18,6 +18,7 @@ from cortex.core.safeio import UnsafeFile, open_regular, read_bounded, tail_line
 from cortex.review.reviewdefaults import CONFIG_NAME
 from collectors.fsprobe import describe_os_error, probe_file
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from collectors.text import clip
 from cortex.core.strictjson import parse_object
 from collectors.rowscan import Position, read_rows
 
@@ -57,8 +58,8 @@ class Tally:
 
     def malformed(self, line: int, reason: str) -> None:
         self.total += 1
-        if len(self.bad) < MAX_REPORTED_LINES:
-            self.bad.append(MalformedLine(line, reason))
+        if len(self.bad) < MAX_REPORTED_LINES:  # a reason may quote a key: it crosses the privacy boundary
+            self.bad.append(MalformedLine(line, clip(reason)))
 
     def scan(self, state: FileState) -> LogScan:
         return LogScan(state, self.count, tuple(self.bad), self.total)

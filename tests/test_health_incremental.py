@@ -279,3 +279,13 @@ def test_a_run_id_older_than_the_remembered_ones_is_looked_up_in_full(tmp_path):
     live.write_log(root, "reviewer-starts.jsonl", [live.start_row(early, live.dead_pid())])
     full = assert_same(root, tmp_path)
     assert full["evidence"]["reviewer_lifecycle"]["starts"][0]["terminal"] is True
+
+
+def test_private_spans_in_malformed_lines_reach_neither_report_nor_cursor(tmp_path):
+    root = padded(copy_demo(tmp_path))
+    for name in LOGS:
+        append(obs(root) / name, b'{"k<private>SECRET</private>": 1, "k<private>SECRET</private>": 2}\n')
+    full = assert_same(root, tmp_path)
+    assert "SECRET" not in json.dumps(full)
+    assert full["evidence"]["reviewer"]["malformed"][0]["reason"] == "duplicate key 'k'"
+    assert not any(b"SECRET" in path.read_bytes() for path in cursor_files(tmp_path))

@@ -17,6 +17,7 @@ from collectors.proposals import PendingCount
 from collectors.retrieval import LatestRetrieval
 from collectors.reviewer import NewestRows
 from collectors.reviewer_lifecycle import TerminalRunIds
+from collectors.text import clip
 from cortex.core.safeio import iter_lines
 from cortex.core.strictjson import parse_object
 
@@ -27,7 +28,7 @@ FRAGMENTS = [
     b'{"a":' + b"[" * 65 + b"1" + b"]" * 65 + b"}", b'{"status":"pending","id":"p"}', b'{"a":-0}',
     b'{"runId":"2026-11-29T10-00-00-000Z","ok":true}', b'{"runId":"odd id"}', b'{"a":' + b"9" * 30 + b"}",
     b'{"a":"x\\/y"}', b'{"a":"\\u001f"}', b'{"a":{"b":[1,2,{"c":null}]}}', b'{"k":"' + b"x" * 300 + b'"}',
-    b'{"a":1}],[{"b":2}', b'{"c":[[1', b'2]]}', b"{", b"}",
+    b'{"a":1}],[{"b":2}', b'{"c":[[1', b'2]]}', b"{", b"}", b'{"k<private>S</private>":1,"k<private>S</private>":2}',
 ]
 lines = st.lists(st.sampled_from(FRAGMENTS), max_size=60)
 
@@ -41,7 +42,7 @@ def reference(path, max_line_bytes):
         if isinstance(row, str):
             total += 1
             if len(bad) < MAX_REPORTED_LINES:
-                bad.append((number, row))
+                bad.append((number, clip(row)))  # reasons cross the privacy boundary
         else:
             rows.append((number, row))
     return rows, bad, total

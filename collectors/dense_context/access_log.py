@@ -19,6 +19,7 @@ from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, Project, analysed
 from collectors.jsonl import MAX_REPORTED_LINES
 from collectors.logcursor import scan_log
+from collectors.text import clip
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, MalformedLine
 
@@ -94,7 +95,7 @@ class References:
             if isinstance(ts, str):
                 self.bad_total += 1
                 if len(self.bad) < MAX_REPORTED_LINES:
-                    self.bad.append(MalformedLine(number, ts))
+                    self.bad.append(MalformedLine(number, clip(ts)))  # it may quote the row's keys
                 continue
             self.refs[row["file"]] += 1
             if self.newest is None or ts > self.newest:

@@ -134,7 +134,8 @@ def run_once(root: Path, extra: list[str]) -> tuple[float, int, int, dict, float
     """(wall s, peak RSS bytes, exit code, report, CPU s) of one `cortex-health --json --no-write` run."""
     argv = [sys.executable, "-m", "health", "--root", str(root), "--now", NOW, "--no-write", "--json", *extra]
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = {**os.environ, "CORTEX_CACHE": "off"}  # every repetition a full read (cursors: bench_incremental.py)
+    proc = subprocess.Popen(argv, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = proc.stdout.read()
     proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)

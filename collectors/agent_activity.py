@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error
 from collectors.jsonl import review_config
-from cortex.core.safeio import UnsafeFile, open_regular
+from cortex.core.safeio import UnsafeFile, tail_lines
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.review.transcript import transcript_files
 from cortex.review.transcript import transcript_folder as shared_folder
@@ -42,17 +42,6 @@ def transcript_folder(root: str, environ) -> str:
 def newest_transcripts(folder: str) -> list[str]:
     found = transcript_files(folder, MAX_ENTRIES, strict=False)  # the reviewer's own scan, bounded here
     return [path for _, path in sorted(found, reverse=True)[:MAX_FILES]]
-
-
-def tail_text(path: str) -> bytes:
-    fd = open_regular(path)
-    try:
-        size = os.fstat(fd).st_size
-        start = max(0, size - TAIL_BYTES)
-        data = os.pread(fd, size - start, start)
-        return data.split(b"\n", 1)[1] if start and b"\n" in data else data
-    finally:
-        os.close(fd)
 
 
 def user_turn_ms(line: bytes) -> int | None:
@@ -85,11 +74,11 @@ def collect_activity(root: str, environ) -> AgentActivity:
     turns: list[int] = []
     files = newest_transcripts(folder)
     for path in files:
-        try:
-            data = tail_text(path)
+        try:  # every whole line of the last TAIL_BYTES
+            lines = tail_lines(path, TAIL_BYTES, max_bytes=TAIL_BYTES)
         except (OSError, UnsafeFile):
             continue  # a transcript that vanished or turned odd: the others still count
-        turns.extend(ms for ms in map(user_turn_ms, data.split(b"\n")) if ms is not None)
+        turns.extend(ms for ms in map(user_turn_ms, lines) if ms is not None)
     turns.sort(reverse=True)
     return AgentActivity(FileState(folder, EvidenceStatus.OK), len(files), tuple(turns[:MAX_TURNS]),
                          files[0] if files else None)

@@ -16,8 +16,8 @@ from collectors.fsprobe import probe_file
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from collectors.text import brief
-from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
-from cortex.core.strictjson import parse_object
+from collectors.jsonl import tail_rows
+from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -79,22 +79,17 @@ def surface_beat(layout: Layout) -> Beat:
 
 def newest_row(path: str, anchor: str, keep=lambda row: True) -> Beat:
     """The newest `ts` among the last TAIL_ROWS rows of a JSONL log that `keep` accepts."""
-    state = probe_file(path, anchor)
-    if state.status is not EvidenceStatus.OK:
+    state, rows = tail_rows(path, TAIL_ROWS, anchor)
+    if not state.readable:
         return Beat(state)
-    try:
-        lines = tail_lines(path, TAIL_ROWS)
-    except (OSError, UnsafeFile) as error:
-        return Beat(FileState(path, EvidenceStatus.UNREADABLE, str(error)))
     best: int | None = None
     raw = None
-    for line in lines:
-        row = parse_object(line)
+    for row in rows:
         if isinstance(row, dict) and keep(row):
             at_ms = parse_timestamp_ms(row.get("ts"))
             if at_ms is not None and (best is None or at_ms > best):
                 best, raw = at_ms, brief(row.get("ts"))
-    return Beat(state, best, raw, None if best is not None or not lines else "no row with a valid ts in the tail")
+    return Beat(state, best, raw, None if best is not None or not rows else "no row with a valid ts in the tail")
 
 
 def collect(layout: Layout) -> HeartbeatEvidence:

@@ -1,7 +1,7 @@
 """Collect stage: the streaming JSONL reader every log collector uses, and the small JSON object files (state, config).
 
-Built on cortex.core.safeio.iter_lines, so memory stays bounded by one line (MAX_LINE_BYTES)
-whatever the file size. Every row must be one JSON object; anything else is a malformed
+Built on collectors.rowscan (big chunks, a fast path only where it is certain), so memory
+stays bounded by one line (MAX_LINE_BYTES) plus one chunk whatever the file size. Every row must be one JSON object; anything else is a malformed
 line with its number and reason (over-long, invalid UTF-8, invalid JSON, NaN/Infinity,
 duplicate keys, not an object). Blank lines are not rows. Only the first
 MAX_REPORTED_LINES malformed lines are kept, plus the total, so a garbage file of any size
@@ -14,11 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cortex import layout as contract
-from cortex.core.safeio import UnsafeFile, iter_lines, read_bounded
+from cortex.core.safeio import UnsafeFile, open_regular, read_bounded, tail_lines
 from cortex.review.reviewdefaults import CONFIG_NAME
 from collectors.fsprobe import describe_os_error, probe_file
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from collectors.text import clip
 from cortex.core.strictjson import parse_object
+from collectors.rowscan import Position, read_rows
 
 MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20
@@ -40,6 +42,64 @@ class LogScan:
         return self.file.status
 
 
+class Tally:
+    """The rows and malformed lines of one read (a rowscan.Sink); rows go on to `on_rows` in batches."""
+
+    def __init__(self, on_rows: Callable[[int, list[dict]], None], rows: int = 0,
+                 malformed: list[MalformedLine] | None = None, total: int = 0) -> None:
+        self.on_rows = on_rows
+        self.count = rows
+        self.bad = malformed if malformed is not None else []
+        self.total = total
+
+    def rows(self, first_line: int, rows: list[dict]) -> None:
+        self.count += len(rows)
+        self.on_rows(first_line, rows)
+
+    def malformed(self, line: int, reason: str) -> None:
+        self.total += 1
+        if len(self.bad) < MAX_REPORTED_LINES:  # a reason may quote a key: it crosses the privacy boundary
+            self.bad.append(MalformedLine(line, clip(reason)))
+
+    def scan(self, state: FileState) -> LogScan:
+        return LogScan(state, self.count, tuple(self.bad), self.total)
+
+
+def each_row(visit: Callable[[int, dict], None]) -> Callable[[int, list[dict]], None]:
+    """A per-row visitor as a batch callback."""
+    def on_rows(first: int, rows: list[dict]) -> None:
+        for number, row in enumerate(rows, first):
+            visit(number, row)
+    return on_rows
+
+
+def read_failure(path: str, error: OSError) -> FileState:
+    """The state of a log that failed while being read (swapped, gone, an I/O error)."""
+    if isinstance(error, UnsafeFile):  # swapped for a non-regular file after the probe
+        return FileState(path, EvidenceStatus.UNREADABLE, str(error))
+    if isinstance(error, FileNotFoundError):
+        return FileState(path, EvidenceStatus.MISSING, "disappeared while being read")
+    return FileState(path, EvidenceStatus.UNREADABLE, describe_os_error(error))
+
+
+def scan_rows(path: str, on_rows: Callable[[int, list[dict]], None], *, anchor: str | None = None,
+              max_line_bytes: int = MAX_LINE_BYTES, quick: Callable[[bytes], dict | None] | None = None) -> LogScan:
+    """Read all of `path`, passing every well-formed object row to on_rows(first_line_number, rows)."""
+    state = probe_file(path, anchor)
+    if state.status is not EvidenceStatus.OK:
+        return LogScan(state)
+    tally = Tally(on_rows)
+    try:
+        fd = open_regular(path)
+        try:
+            read_rows(fd, Position(), tally, max_line_bytes=max_line_bytes, quick=quick)
+        finally:
+            os.close(fd)
+    except OSError as error:
+        state = read_failure(path, error)
+    return tally.scan(state)
+
+
 def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | None = None,
                max_line_bytes: int = MAX_LINE_BYTES, quick: Callable[[bytes], dict | None] | None = None) -> LogScan:
     """Stream `path`, calling visit(line_number, row) for every well-formed object row.
@@ -47,34 +107,19 @@ def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | N
     `quick` may recognise a line whose meaning is certain (e.g. a writer's exact compact form)
     and return its row without the strict decoder; None sends the line to the strict decoder.
     """
+    return scan_rows(path, each_row(visit), anchor=anchor, max_line_bytes=max_line_bytes, quick=quick)
+
+
+def tail_rows(path: str, count: int, anchor: str | None = None) -> tuple[FileState, list[dict | str]]:
+    """The last `count` non-blank lines of a log, each a row or the reason it is not one (bounded, from the end)."""
     state = probe_file(path, anchor)
     if state.status is not EvidenceStatus.OK:
-        return LogScan(state)
-    rows = 0
-    malformed: list[MalformedLine] = []
-    total = 0
+        return state, []
     try:
-        for number, raw in iter_lines(path, max_line_bytes):
-            if raw is None:
-                row: dict | str = f"line longer than {max_line_bytes} bytes"
-            elif not raw.strip():
-                continue
-            else:
-                row = (quick(raw) if quick is not None else None) or parse_object(raw)
-            if isinstance(row, str):
-                total += 1
-                if len(malformed) < MAX_REPORTED_LINES:
-                    malformed.append(MalformedLine(number, row))
-                continue
-            rows += 1
-            visit(number, row)
-    except UnsafeFile as error:  # swapped for a non-regular file after the probe
-        state = FileState(path, EvidenceStatus.UNREADABLE, str(error))
-    except FileNotFoundError:
-        state = FileState(path, EvidenceStatus.MISSING, "disappeared while being read")
-    except OSError as error:
-        state = FileState(path, EvidenceStatus.UNREADABLE, describe_os_error(error))
-    return LogScan(state, rows, tuple(malformed), total)
+        lines = tail_lines(path, count)
+    except (OSError, UnsafeFile) as error:
+        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
+    return state, [parse_object(line) for line in lines]
 
 
 def json_object(path: str) -> dict:

@@ -29,6 +29,8 @@ class Layout:
     hot_files: tuple[tuple[str, str], ...]  # (label, path)
     # the auditor's environment (PATH, HOME, subagent flags): injected, never read globally
     environ: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    # the private folder of this tree's log cursors (collectors.logcursor); None reads every log in full
+    cursors: str | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def for_root(cls, root: str, manifest: str | None = None, environ: Mapping[str, str] | None = None) -> "Layout":

@@ -20,8 +20,8 @@ from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import contention_at_ms
 from cortex.hot.locks import MAX_STAMP_BYTES, parse_stamp
-from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
-from cortex.core.strictjson import parse_object
+from collectors.jsonl import tail_rows
+from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -104,24 +104,18 @@ def health_lock_held(path: str) -> bool | None:
         os.close(fd)
 
 
-def contended_events(path: str) -> tuple[FileState, tuple[int, ...]]:
-    if not os.path.lexists(path):
-        return FileState(path, EvidenceStatus.MISSING), ()
-    try:
-        lines = tail_lines(path, TAIL_ROWS)
-    except (OSError, UnsafeFile) as error:
-        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), ()
+def contended_events(path: str, anchor: str) -> tuple[FileState, tuple[int, ...]]:
+    state, rows = tail_rows(path, TAIL_ROWS, anchor)
     times = []
-    for line in lines:
-        row = parse_object(line)
+    for row in rows:
         at_ms = contention_at_ms(row) if isinstance(row, dict) else None  # the writer's own event names
         if at_ms is not None:
             times.append(at_ms)
-    return FileState(path, EvidenceStatus.OK), tuple(times)
+    return state, tuple(times)
 
 
 def collect(layout: Layout) -> LocksEvidence:
     host = socket.gethostname()
     locks = tuple(found for found in (holder_of(path, host) for path in lock_paths(layout)) if found is not None)
-    state, times = contended_events(layout.evidence(EVENTS_LOG))
+    state, times = contended_events(layout.evidence(EVENTS_LOG), layout.memory)
     return LocksEvidence(state.status, state, locks, times, health_lock_held(layout.health_log + ".lock"))

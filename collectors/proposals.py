@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from collectors.jsonl import scan_jsonl
+from collectors.logcursor import scan_log
 from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from cortex.evidencerows import is_pending_proposal
@@ -23,13 +23,27 @@ class ProposalEvidence:
     malformed_total: int
 
 
+class PendingCount:
+    """The aggregate (collectors.logcursor.Aggregate): how many rows are pending."""
+
+    key = "proposals.pending/1"
+
+    def __init__(self) -> None:
+        self.pending = 0
+
+    def rows(self, first_line: int, rows: list[dict]) -> None:
+        self.pending += sum(map(is_pending_proposal, rows))  # the writer's own status names
+
+    def state(self) -> dict:
+        return {"pending": self.pending}
+
+    def restore(self, state: dict) -> None:
+        if type(state["pending"]) is not int:
+            raise TypeError("pending")
+        self.pending = state["pending"]
+
+
 def collect(layout: Layout) -> ProposalEvidence:
-    pending = [0]
-
-    def visit(_line: int, row: dict) -> None:
-        if is_pending_proposal(row):  # the writer's own status names
-            pending[0] += 1
-
-    scan = scan_jsonl(layout.evidence(LOG_NAME), visit, anchor=layout.memory)
-    return ProposalEvidence(scan.status, scan.file, scan.rows, pending[0], scan.malformed, scan.malformed_total)
+    scan, found = scan_log(layout.evidence(LOG_NAME), PendingCount, anchor=layout.memory, cursors=layout.cursors)
+    return ProposalEvidence(scan.status, scan.file, scan.rows, found.pending, scan.malformed, scan.malformed_total)
 

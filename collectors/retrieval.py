@@ -1,18 +1,18 @@
 """Collect stage: retrieval evidence, the last row of O/memory-retrievals.jsonl.
 
-Called through the check list (health.checks). The whole file is streamed (a malformed line anywhere
-counts) but only the last row is kept and checked against the row model the hook writes with
+Called through the check list (health.checks). The whole file is read (a malformed line anywhere
+counts; after the first audit only what was appended, collectors.logcursor) but only the last row is kept and checked against the row model the hook writes with
 (cortex.evidencerows).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from collectors.jsonl import scan_jsonl
+from collectors.logcursor import scan_log
 from collectors.layout import Layout
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
 from cortex.layout import RETRIEVALS_LOG as LOG_NAME
 
@@ -46,13 +46,32 @@ def retrieval_row(line: int, row: dict) -> RetrievalRow:
                         row_problem(row))
 
 
+class LatestRetrieval:
+    """The aggregate (collectors.logcursor.Aggregate): the last row, judged only when asked for."""
+
+    key = "retrieval.latest/1"
+
+    def __init__(self) -> None:
+        self.judged: RetrievalRow | None = None
+        self.last: tuple[int, dict] | None = None
+
+    def rows(self, first_line: int, rows: list[dict]) -> None:
+        self.last = (first_line + len(rows) - 1, rows[-1])
+
+    def latest(self) -> RetrievalRow | None:
+        if self.last is not None:
+            self.judged, self.last = retrieval_row(*self.last), None
+        return self.judged
+
+    def state(self) -> dict:
+        latest = self.latest()
+        return {"latest": as_json(latest) if latest else None}
+
+    def restore(self, state: dict) -> None:
+        self.judged = RetrievalRow(**state["latest"]) if state["latest"] is not None else None
+
+
 def collect(layout: Layout) -> RetrievalEvidence:
-    last: list = [None]
-
-    def visit(line: int, row: dict) -> None:
-        last[0] = (line, row)
-
-    scan = scan_jsonl(layout.evidence(LOG_NAME), visit, anchor=layout.memory)
-    latest = retrieval_row(*last[0]) if last[0] else None
-    return RetrievalEvidence(scan.status, scan.file, scan.rows, scan.malformed, scan.malformed_total, latest)
+    scan, found = scan_log(layout.evidence(LOG_NAME), LatestRetrieval, anchor=layout.memory, cursors=layout.cursors)
+    return RetrievalEvidence(scan.status, scan.file, scan.rows, scan.malformed, scan.malformed_total, found.latest())
 

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from collectors.fsprobe import probe_file
 from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.reviewer_rows import RowClass, classify
 from cortex.evidencerows import is_count
 from collectors.text import brief
-from collectors.jsonl import json_object, review_config
-from cortex.core.safeio import UnsafeFile, tail_lines
-from cortex.core.strictjson import parse_object
+from collectors.jsonl import json_object, review_config, tail_rows
 from collectors.evidence import EvidenceStatus, FileState
 
 TAIL_ROWS = 50
@@ -35,19 +32,12 @@ class ReviewCadenceEvidence:
 
 
 def collect(layout: Layout) -> ReviewCadenceEvidence:
-    path = layout.evidence(contract.REVIEWER_RUNS_LOG)
-    state = probe_file(path, layout.memory)
+    state, rows = tail_rows(layout.evidence(contract.REVIEWER_RUNS_LOG), TAIL_ROWS, layout.memory)
     classes: list[str] = []
     run_ids: list[object] = []
-    if state.status is EvidenceStatus.OK:
-        try:
-            lines = tail_lines(path, TAIL_ROWS)
-        except (OSError, UnsafeFile) as error:
-            state, lines = FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
-        for line in reversed(lines):
-            row = parse_object(line)
-            classes.append(classify(row)[0].value if isinstance(row, dict) else RowClass.INVALID.value)
-            run_ids.append(brief(row.get("runId")) if isinstance(row, dict) else None)
+    for row in reversed(rows):
+        classes.append(classify(row)[0].value if isinstance(row, dict) else RowClass.INVALID.value)
+        run_ids.append(brief(row.get("runId")) if isinstance(row, dict) else None)
     review_state = json_object(layout.evidence(contract.REVIEW_STATE_FILE))
     waiting = review_state.get("turn_count_since_last_review")
     config = review_config(layout.root)

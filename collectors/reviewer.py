@@ -1,6 +1,7 @@
 """Collect stage: reviewer evidence (O/reviewer-runs.jsonl and O/reviewer-runs/<runId>/).
 
-Called through the check list (health.checks). Streams the log once, keeping only the latest row and
+Called through the check list (health.checks). Reads the log once (after the first audit only
+what was appended, collectors.logcursor), keeping only the latest row and
 a summary of the last HISTORY terminal rows, and finds the newest run directory.
 """
 from __future__ import annotations
@@ -11,12 +12,12 @@ from collections import deque
 from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
-from collectors.jsonl import scan_jsonl
+from collectors.logcursor import scan_log
 from collectors.layout import Layout
 from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_failure, run_id_ms
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
 
 HISTORY = 5
@@ -112,18 +113,46 @@ def newest_run_directory(path: str, anchor: str) -> RunDirectories:
     return RunDirectories(FileState(path, EvidenceStatus.OK), count, unrecognised, latest)
 
 
+def terminal_row(line: int, row: dict) -> TerminalRow:
+    return TerminalRow(line, brief(row.get("runId")), is_failure(row), carries_eat_cap(row), brief(row.get("error")))
+
+
+class NewestRows:
+    """The aggregate (collectors.logcursor.Aggregate): the last row and the last HISTORY rows, judged when asked for."""
+
+    key = "reviewer.newest/1"
+
+    def __init__(self) -> None:
+        self.recent: deque[TerminalRow | tuple[int, dict]] = deque(maxlen=HISTORY)
+        self.last: LatestRow | tuple[int, dict] | None = None
+
+    def rows(self, first_line: int, rows: list[dict]) -> None:
+        tail = rows[-HISTORY:]
+        self.recent.extend(enumerate(tail, first_line + len(rows) - len(tail)))
+        self.last = (first_line + len(rows) - 1, rows[-1])
+
+    def latest(self) -> LatestRow | None:
+        if isinstance(self.last, tuple):
+            self.last = latest_row_of(*self.last)
+        return self.last
+
+    def history(self) -> tuple[TerminalRow, ...]:
+        return tuple(item if isinstance(item, TerminalRow) else terminal_row(*item) for item in self.recent)
+
+    def state(self) -> dict:
+        latest = self.latest()
+        return {"latest": as_json(latest) if latest else None, "history": [as_json(row) for row in self.history()]}
+
+    def restore(self, state: dict) -> None:
+        latest = state["latest"]
+        self.last = None if latest is None else LatestRow(**{**latest, "classification":
+                                                             RowClass(latest["classification"])})
+        self.recent.extend(TerminalRow(**row) for row in state["history"][-HISTORY:])
+
+
 def collect(layout: Layout) -> ReviewerEvidence:
-    last: list = [None]
-    history: deque[TerminalRow] = deque(maxlen=HISTORY)
-
-    def visit(line: int, row: dict) -> None:
-        last[0] = (line, row)
-        history.append(TerminalRow(line, brief(row.get("runId")), is_failure(row), carries_eat_cap(row),
-                                   brief(row.get("error"))))
-
-    scan = scan_jsonl(layout.evidence(LOG_NAME), visit, anchor=layout.memory)
-    latest = latest_row_of(*last[0]) if last[0] else None
+    scan, found = scan_log(layout.evidence(LOG_NAME), NewestRows, anchor=layout.memory, cursors=layout.cursors)
     runs = newest_run_directory(layout.evidence(RUNS_DIR_NAME), layout.memory)
-    return ReviewerEvidence(scan.status, scan.file, scan.rows, scan.malformed, scan.malformed_total, latest,
-                            tuple(history), runs)
+    return ReviewerEvidence(scan.status, scan.file, scan.rows, scan.malformed, scan.malformed_total, found.latest(),
+                            found.history(), runs)
 

@@ -8,18 +8,18 @@ pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule de
 """
 from __future__ import annotations
 
+import hashlib
+import re
 import socket
 from dataclasses import dataclass
 
-from collectors.fsprobe import probe_file
-from collectors.jsonl import scan_jsonl
+from collectors.jsonl import scan_jsonl, tail_rows
+from collectors.logcursor import scan_log
 from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
 from collectors.jsonl import review_config
-from cortex.core.safeio import UnsafeFile, tail_lines
-from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -29,6 +29,7 @@ RUNS_LOG = contract.REVIEWER_RUNS_LOG
 KEPT_STARTS = 10
 TAIL_ROWS = 200
 DEFAULT_TIMEOUT_S = 180  # the reviewer's inference_timeout_seconds default
+RUN_ID = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\Z", re.ASCII)  # the reviewer's runId form
 
 
 @dataclass(frozen=True)
@@ -56,15 +57,77 @@ class LifecycleEvidence:
     inference_timeout_ms: int
 
 
-def tail_rows(path: str, anchor: str) -> tuple[FileState, list[dict]]:
-    state = probe_file(path, anchor)
-    if state.status is not EvidenceStatus.OK:
-        return state, []
-    try:
-        lines = tail_lines(path, TAIL_ROWS)
-    except (OSError, UnsafeFile) as error:
-        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
-    return state, [row for row in map(parse_object, lines) if isinstance(row, dict)]
+def tail_objects(path: str, anchor: str) -> tuple[FileState, list[dict]]:
+    state, rows = tail_rows(path, TAIL_ROWS, anchor)
+    return state, [row for row in rows if isinstance(row, dict)]
+
+
+class TerminalRunIds:
+    """The aggregate (collectors.logcursor.Aggregate): the run ids that have a terminal row, bounded.
+
+    A run id in the reviewer's own format is kept as is (digits, no text); any other as a
+    digest. Past 2 * KEEP ids the oldest are dropped (odd ids first) and `floor` remembers the
+    newest dropped one, so a lookup stays exact: kept means finished, newer than the floor
+    means not finished, anything else is unknown (the caller then reads the log in full).
+    """
+
+    key = "reviewer_lifecycle.terminal-run-ids/1"
+    KEEP = 4096
+
+    def __init__(self) -> None:
+        self.ids: set[str] = set()
+        self.floor: str | None = None  # "" when only odd ids were dropped
+
+    def rows(self, first_line: int, rows: list[dict]) -> None:
+        for row in rows:
+            run_id = row.get("runId")
+            if isinstance(run_id, str):
+                self.ids.add(token(run_id))
+        if len(self.ids) > 2 * self.KEEP:
+            ordered = sorted(self.ids, key=order)
+            dropped = ordered[:-self.KEEP]
+            self.ids = set(ordered[-self.KEEP:])
+            self.floor = max(self.floor or "", order(dropped[-1]))
+
+    def finished(self, wanted: set[str]) -> set[str] | None:
+        """Which wanted ids have a terminal row, or None when the bounded set cannot tell."""
+        found = set()
+        for run_id in wanted:
+            if token(run_id) in self.ids:
+                found.add(run_id)
+            elif self.floor is not None and not (RUN_ID.match(run_id) and run_id > self.floor):
+                return None
+        return found
+
+    def state(self) -> dict:
+        return {"ids": sorted(self.ids), "floor": self.floor}
+
+    def restore(self, state: dict) -> None:
+        if not all(isinstance(item, str) for item in state["ids"]) or not isinstance(state["floor"], (str, type(None))):
+            raise TypeError("run ids")
+        self.ids, self.floor = set(state["ids"]), state["floor"]
+
+
+def token(run_id: str) -> str:
+    """A reviewer run id as is, any other id as a digest (so no free text lands in a cursor)."""
+    if RUN_ID.match(run_id):
+        return run_id
+    return "#" + hashlib.blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def order(kept: str) -> str:
+    """Reviewer run ids sort by time as text; odd ids sort first, so they are dropped first."""
+    return "" if kept.startswith("#") else kept
+
+
+def finished_runs(layout: Layout, wanted: set[str]) -> set[str]:
+    _, seen = scan_log(layout.evidence(RUNS_LOG), TerminalRunIds, anchor=layout.memory, cursors=layout.cursors)
+    found = seen.finished(wanted)
+    if found is None:  # beyond what the bounded set remembers: read the log for exactly these ids
+        found = set()
+        scan_jsonl(layout.evidence(RUNS_LOG), lambda _, row: found.add(row.get("runId"))
+                   if row.get("runId") in wanted else None, anchor=layout.memory)
+    return found
 
 
 def holder_state(row: dict, this_host: str) -> str:
@@ -83,18 +146,16 @@ def inference_timeout_ms(root: str) -> int:
 
 
 def collect(layout: Layout) -> LifecycleEvidence:
-    state, rows = tail_rows(layout.evidence(STARTS_LOG), layout.memory)
+    state, rows = tail_objects(layout.evidence(STARTS_LOG), layout.memory)
     started = [(start_at_ms(row), row) for row in rows]  # the writer's own row model says which rows are starts
     started = sorted(((ms, row) for ms, row in started if ms is not None), key=lambda item: item[0],
                      reverse=True)[:KEPT_STARTS]
     wanted = {row["runId"] for _, row in started}
-    finished: set[str] = set()
-    scan_jsonl(layout.evidence(RUNS_LOG), lambda _, row: finished.add(row.get("runId")) if row.get("runId") in wanted
-               else None, anchor=layout.memory)
+    finished = finished_runs(layout, wanted) if wanted else set()
     host = socket.gethostname()
     starts = tuple(Start(row["runId"], ms, brief(row.get("pid")), brief(row.get("host")), row["runId"] in finished,
                          None if row["runId"] in finished else holder_state(row, host)) for ms, row in started)
-    _, fires = tail_rows(layout.evidence(FIRES_LOG), layout.memory)
+    _, fires = tail_objects(layout.evidence(FIRES_LOG), layout.memory)
     spawns = [Spawn(ms, brief(row.get("pid"))) for row in fires for ms in [spawn_at_ms(row)] if ms is not None]
     newest = max(spawns, key=lambda spawn: spawn.at_ms) if spawns else None
     return LifecycleEvidence(state.status, state, starts, newest, inference_timeout_ms(layout.root))

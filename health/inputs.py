@@ -3,17 +3,19 @@
 Options carries what the command line said (with its environment fallbacks already applied
 by health.options); this turns it into the frozen values the stages take: the memory layout
 of the audited ROOT and its check list, the clock and the effective thresholds with their
-sources. A bad clock is kept as data (the cortex-clock-invalid finding), never a usage
+sources, and where the log cursors live (cortex.core.cachedir; none when caching is off).
+A bad clock is kept as data (the cortex-clock-invalid finding), never a usage
 error, on every path.
 """
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from collectors.layout import Layout, resolve_root
+from cortex.core.cachedir import cache_dir
 from health.checks import LAYOUTS, CheckRow
 from health.layouts import choose
 from thresholds.clock import Clock, resolve_clock
@@ -53,5 +55,6 @@ def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, 
         layout = DenseLayout.for_root(root_of(options, environ), clock.now_ms)
     else:
         layout = resolve_layout(options, environ)
+    layout = replace(layout, cursors=cache_dir(environ, "audit", layout.root))
     return Inputs(layout, name, clock, resolve_thresholds(options, environ, name),
                   LAYOUTS[name] if checks is None else checks)

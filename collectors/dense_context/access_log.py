@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from collectors.dense_context.index_drift import table_for
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, Project, analysed
-from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
+from collectors.jsonl import MAX_REPORTED_LINES
+from collectors.logcursor import scan_log
+from collectors.text import clip
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, MalformedLine
 
@@ -76,24 +78,46 @@ def row_time(row: dict) -> int | str:
     return "ts is not an ISO 8601 timestamp" if ts is None else ts
 
 
+class References:
+    """The aggregate (collectors.logcursor.Aggregate): refs per atom file, rows off the upstream shape, the newest ts."""
+
+    key = "dc_access_log.references/1"
+
+    def __init__(self) -> None:
+        self.refs: Counter = Counter()
+        self.bad: list[MalformedLine] = []
+        self.bad_total = 0
+        self.newest: int | None = None
+
+    def rows(self, first_line: int, rows: list[dict]) -> None:
+        for number, row in enumerate(rows, first_line):
+            ts = row_time(row)
+            if isinstance(ts, str):
+                self.bad_total += 1
+                if len(self.bad) < MAX_REPORTED_LINES:
+                    self.bad.append(MalformedLine(number, clip(ts)))  # it may quote the row's keys
+                continue
+            self.refs[row["file"]] += 1
+            if self.newest is None or ts > self.newest:
+                self.newest = ts
+
+    def state(self) -> dict:  # atom file names only (the shape check admits no other text)
+        return {"refs": dict(self.refs), "bad": [[m.line, m.reason] for m in self.bad], "bad_total": self.bad_total,
+                "newest": self.newest}
+
+    def restore(self, state: dict) -> None:
+        if not all(type(n) is int for n in state["refs"].values()) or type(state["bad_total"]) is not int \
+                or not isinstance(state["newest"], (int, type(None))):
+            raise TypeError("references")
+        self.refs = Counter(state["refs"])
+        self.bad = [MalformedLine(int(line), str(reason)) for line, reason in state["bad"]]
+        self.bad_total, self.newest = state["bad_total"], state["newest"]
+
+
 def read_log(layout: DenseLayout, project: Project) -> ProjectAccess:
     path = os.path.join(project.path, "_meta", "access-log.jsonl")
-    refs: Counter = Counter()
-    bad: list[MalformedLine] = []
-    counts = {"bad": 0, "newest": None}
-
-    def visit(number: int, row: dict) -> None:
-        ts = row_time(row)
-        if isinstance(ts, str):
-            counts["bad"] += 1
-            if len(bad) < MAX_REPORTED_LINES:
-                bad.append(MalformedLine(number, ts))
-            return
-        refs[row["file"]] += 1
-        if counts["newest"] is None or ts > counts["newest"]:
-            counts["newest"] = ts
-
-    scanned = scan_jsonl(path, visit, anchor=project.path, quick=hook_row)
+    scanned, found = scan_log(path, References, anchor=project.path, cursors=layout.cursors, quick=hook_row)
+    refs, bad, counts = found.refs, found.bad, {"bad": found.bad_total, "newest": found.newest}
     malformed = tuple(sorted(scanned.malformed + tuple(bad), key=lambda m: m.line)[:MAX_REPORTED_LINES])
     state = scanned.file.status.value if scanned.file.status in (EvidenceStatus.MISSING, EvidenceStatus.UNREADABLE) \
         else "ok"

@@ -28,6 +28,7 @@ class DenseLayout:
     health_log: str
     now_ms: int | None = None  # the audit's clock: atom ages (stale, cold) are measured against it
     cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # one tree scan per run
+    cursors: str | None = field(default=None, compare=False, hash=False, repr=False)  # as Layout.cursors
 
     @classmethod
     def for_root(cls, root: str, now_ms: int | None = None) -> "DenseLayout":

@@ -13,7 +13,6 @@ import os
 from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error
-from collectors.jsonl import review_config
 from cortex.core.safeio import UnsafeFile, tail_lines
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.review.transcript import transcript_files
@@ -34,8 +33,8 @@ class AgentActivity:
     newest_file: str | None = None
 
 
-def transcript_folder(root: str, environ) -> str:
-    chosen = review_config(root).get("transcript_dir")
+def transcript_folder(root: str, config: dict, environ) -> str:
+    chosen = config.get("transcript_dir")
     return shared_folder(root, chosen if isinstance(chosen, str) else None, environ)  # the reviewer's own locator
 
 
@@ -62,8 +61,9 @@ def user_turn_ms(line: bytes) -> int | None:
     return parse_timestamp_ms(entry.get("timestamp")) if has_text else None
 
 
-def collect_activity(root: str, environ) -> AgentActivity:
-    folder = transcript_folder(root, environ)
+def collect_activity(root: str, config: dict, environ) -> AgentActivity:
+    """`config` is the reviewer's memory-review.json (collectors.layout.Layout.review_config)."""
+    folder = transcript_folder(root, config, environ)
     if not os.path.isdir(folder):
         status = EvidenceStatus.MISSING if not os.path.lexists(folder) else EvidenceStatus.UNREADABLE
         return AgentActivity(FileState(folder, status, None if status is EvidenceStatus.MISSING else "not a directory"))

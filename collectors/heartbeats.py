@@ -101,5 +101,5 @@ def collect(layout: Layout) -> HeartbeatEvidence:
         registered = any(settings.registers(name) for name in names)
         beat = surface if log is None else newest_row(layout.evidence(log), layout.memory)
         hooks.append(HookBeat(hook, registered, beat))
-    activity = collect_activity(layout.root, layout.environ)
+    activity = collect_activity(layout.root, layout.review_config, layout.environ)
     return HeartbeatEvidence(activity.folder.status, surface, writes, tuple(hooks), activity)

@@ -3,7 +3,8 @@
 ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY. Every name
 comes from cortex.layout (its Layout: the writers' own paths); this adds only the auditor's
 choices (an explicit --index-manifest, absolute paths from ROOT) and the one reading of the
-agent's settings.json that every collector of the audit shares.
+agent's settings.json and of the reviewer's memory-review.json that every collector of
+the audit shares.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from collectors.agent_settings import SettingsFile, live_settings
+from collectors.jsonl import review_config
 from collectors.paths import HEALTH_LOG_NAME, resolve_root
 from cortex import layout as contract
 
@@ -55,6 +57,11 @@ class Layout:
         """The effective ROOT/settings.json, parsed on first use and then shared: a Layout is built per audit,
         so install and heartbeats judge one reading of it."""
         return live_settings(self.root, self.environ)
+
+    @cached_property
+    def review_config(self) -> dict:
+        """The reviewer's memory-review.json, read once per audit for every collector that consults it."""
+        return review_config(self.root)
 
     @property
     def health_log(self) -> str:

@@ -13,7 +13,7 @@ from cortex import layout as contract
 from collectors.reviewer_rows import RowClass, classify
 from cortex.evidencerows import is_count
 from collectors.text import brief
-from collectors.jsonl import json_object, review_config, tail_rows
+from collectors.jsonl import json_object, tail_rows
 from collectors.evidence import EvidenceStatus, FileState
 
 TAIL_ROWS = 50
@@ -40,7 +40,7 @@ def collect(layout: Layout) -> ReviewCadenceEvidence:
         run_ids.append(brief(row.get("runId")) if isinstance(row, dict) else None)
     review_state = json_object(layout.evidence(contract.REVIEW_STATE_FILE))
     waiting = review_state.get("turn_count_since_last_review")
-    config = review_config(layout.root)
+    config = layout.review_config
     threshold = config.get("turn_threshold")
     source = "memory-review.json" if is_count(threshold) and threshold > 0 else "default"
     return ReviewCadenceEvidence(state.status, state, tuple(classes), tuple(run_ids),

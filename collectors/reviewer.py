@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.logcursor import scan_log
 from collectors.layout import Layout
-from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_failure, run_id_ms
+from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_failure
+from cortex.reviewrows import run_id_ms
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json

@@ -19,7 +19,6 @@ from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
-from collectors.jsonl import review_config
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -139,8 +138,8 @@ def holder_state(row: dict, this_host: str) -> str:
     return "gone" if process_is_gone(pid, parse_timestamp_ms(row.get("ts"))) else "alive"
 
 
-def inference_timeout_ms(root: str) -> int:
-    value = review_config(root).get("inference_timeout_seconds")
+def inference_timeout_ms(config: dict) -> int:
+    value = config.get("inference_timeout_seconds")
     ok = type(value) in (int, float) and 0 < value <= 3600
     return int((value if ok else DEFAULT_TIMEOUT_S) * 1000)
 
@@ -158,4 +157,4 @@ def collect(layout: Layout) -> LifecycleEvidence:
     _, fires = tail_objects(layout.evidence(FIRES_LOG), layout.memory)
     spawns = [Spawn(ms, brief(row.get("pid"))) for row in fires for ms in [spawn_at_ms(row)] if ms is not None]
     newest = max(spawns, key=lambda spawn: spawn.at_ms) if spawns else None
-    return LifecycleEvidence(state.status, state, starts, newest, inference_timeout_ms(layout.root))
+    return LifecycleEvidence(state.status, state, starts, newest, inference_timeout_ms(layout.review_config))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 
-from cortex.reviewrows import run_id_ms, skip_problem, success_problem  # noqa: F401  (run_id_ms re-exported)
+from cortex.reviewrows import skip_problem, success_problem
 
 
 class RowClass(str, enum.Enum):

@@ -171,3 +171,21 @@ def test_failed_dispatch_items_are_kept_flagged_and_replayed(tmp_path):
     assert "reviewer-dispatch-none-kept" in run_cli(root=tree.root, now=tree.now).report["ok_summary"]
     again = tree.cortex("review", "replay", row["runId"])
     assert again.code == 4 and "already replayed" in again.error["message"]
+
+
+def test_every_collector_of_one_audit_judges_one_reading_of_memory_review_json(tmp_path):
+    from collectors import review_cadence, reviewer_lifecycle
+    from collectors.layout import Layout
+
+    root = copy_demo(tmp_path)
+    config = root / "LIFEOS" / "USER" / "CONFIG" / "memory-review.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"turn_threshold": 7, "inference_timeout_seconds": 100}))
+    layout = Layout.for_root(str(root), environ=clean_env())
+    assert review_cadence.collect(layout).turn_threshold == 7
+    config.write_text(json.dumps({"turn_threshold": 9, "inference_timeout_seconds": 200}))  # mid-audit change
+    assert reviewer_lifecycle.collect(layout).inference_timeout_ms == 100_000
+    assert layout.review_config is layout.review_config
+    fresh = Layout.for_root(str(root), environ=clean_env())  # the next audit reads the file again
+    assert review_cadence.collect(fresh).turn_threshold == 9
+    assert reviewer_lifecycle.collect(fresh).inference_timeout_ms == 200_000

@@ -220,4 +220,4 @@ def test_without_input_the_transcripts_are_found_below_the_root_not_in_home(tree
     result = tree.cortex("review", "run", "--dry-run", "--root", str(tree.root), CORTEX_MEMORY_ROOT="")
     assert result.code == 0, result.envelope
     assert result.data["transcript"] == str(ours) and result.data["exchanges"] == 2
-    assert transcript_folder(str(tree.root), {"HOME": str(tree.home)}) == str(tree.root / "projects")
+    assert transcript_folder(str(tree.root), {}, {"HOME": str(tree.home)}) == str(tree.root / "projects")

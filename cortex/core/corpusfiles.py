@@ -19,6 +19,11 @@ MAX_FILES = 10_000
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
 _FORBIDDEN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# The same rule on valid UTF-8 bytes, where no surrogate can occur and C1 controls are exactly
+# C2 80..C2 9F: deleting every allowed single byte (C speed) leaves the forbidden ones, about
+# ten times faster than the text pattern on a large corpus.
+_ALLOWED_BYTES = bytes(b for b in range(256) if not (b <= 0x08 or b in (0x0B, 0x0C) or 0x0E <= b <= 0x1F or b == 0x7F))
+_C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 
 
 def _checked_realpath(path: str, root_real: str) -> str:
@@ -122,6 +127,11 @@ def assert_canonical_text(text: str, where: str) -> None:
         raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {where}")
 
 
+def _forbidden_utf8(data: bytes) -> bool:
+    """assert_canonical_text's rule for bytes already known to be valid UTF-8."""
+    return bool(data.translate(None, _ALLOWED_BYTES)) or (b"\xc2" in data and _C1_UTF8.search(data) is not None)
+
+
 def read_canonical_utf8(path: str, label: str) -> str:
     try:
         data = read_bounded(path, MAX_FILE_BYTES)
@@ -133,6 +143,7 @@ def read_canonical_utf8(path: str, label: str) -> str:
         raise IntegrityError(f"Canonical text is not valid UTF-8 at {label}") from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte order mark is encoding, not content
-    assert_canonical_text(text, label)
+    if _forbidden_utf8(data):
+        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {label}")
     return text
 

@@ -47,7 +47,10 @@ def run(
     try:
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
-        envelope = success(command, spec.handler(invocation))
+        try:
+            envelope = success(command, spec.handler(invocation))
+        finally:
+            invocation.release()
         for notice in invocation.notices:
             warn(f"cortex {command}: {notice}", stderr)
     except CortexError as error:
@@ -78,7 +81,14 @@ def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_roo
     """A hook command: its (exit code, text), or nothing on stdout and one stderr line on any error."""
     try:
         spec, options, positionals = parse_arguments(args, commands)
-        return spec.handler(Invocation(spec.name, options, positionals, environ, memory_root, stdin))
+        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        try:
+            result = spec.handler(invocation)
+        finally:
+            invocation.release()
+        for notice in invocation.notices:
+            warn(f"cortex {spec.name}: {notice}", stderr)
+        return result
     except CortexError as error:
         message = error.message
     except Exception as error:  # noqa: BLE001 - a hook must never print a traceback

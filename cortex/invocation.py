@@ -98,7 +98,7 @@ class Invocation:
         if "corpus" not in self._cache:
             from cortex.core.corpus import enumerate_canonical_corpus
 
-            self._cache["corpus"] = self._loaded(enumerate_canonical_corpus)
+            self._cache["corpus"] = self.loaded(enumerate_canonical_corpus)
         return self._cache["corpus"]
 
     def read_corpus(self, *, index: bool):
@@ -107,7 +107,7 @@ class Invocation:
         if "read_corpus" not in self._cache:
             from cortex.searchcache.loader import load_corpus
 
-            self._cache["read_corpus"] = self._loaded(
+            self._cache["read_corpus"] = self.loaded(
                 lambda root: load_corpus(root, self.environ, self._stamp, index=index, notes=self.notices))
         return self._cache["read_corpus"]
 
@@ -124,7 +124,8 @@ class Invocation:
         if corpus is not None:
             corpus.close()
 
-    def _loaded(self, load):
+    def loaded(self, load):
+        """`load(root)` for the requested root, with the read commands' mapping of its errors."""
         root = self.requested_memory_root()
         try:
             return load(root)

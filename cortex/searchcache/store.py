@@ -14,7 +14,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cortex.core.cachedir import FILE_MODE, cache_dir
+from cortex.core.cachedir import FILE_MODE, cache_base, cache_dir, root_key
 
 DB_NAME = "search.sqlite"
 # Bump when the stored shape changes; byte order and marshal version are part of the blobs' meaning.
@@ -52,6 +52,12 @@ class FileEntry:
 def db_path(environ: Mapping[str, str], memory_root: str, *, create: bool = True) -> str | None:
     folder = cache_dir(environ, "search", memory_root, create=create)
     return None if folder is None else os.path.join(folder, DB_NAME)
+
+
+def db_location(environ: Mapping[str, str], memory_root: str) -> str | None:
+    """Where the database of `memory_root` is or would be (nothing created); None when caching is off."""
+    base = cache_base(environ)
+    return None if base is None else os.path.join(base, "search", root_key(memory_root), DB_NAME)
 
 
 def remove_files(path: str) -> int:
@@ -196,7 +202,7 @@ class Store:
 
     def counts(self) -> dict[str, int]:
         files, indexed = self.db.execute("SELECT count(*), coalesce(sum(indexed), 0) FROM files").fetchone()
-        return {"files": files, "indexed": indexed}
+        return {"entries": files, "indexed": indexed}
 
     def quick_check(self) -> str:
         rows = [row[0] for row in self.db.execute("PRAGMA quick_check")]

@@ -14,9 +14,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from cortex.core.cachedir import FILE_MODE, cache_base, cache_dir, root_key
+from cortex.core.cachedir import FILE_MODE
+from cortex.searchcache.location import DB_NAME, db_location, db_path  # noqa: F401 - re-exported
 
-DB_NAME = "search.sqlite"
 # Bump when the stored shape changes; byte order and marshal version are part of the blobs' meaning.
 SCHEMA_VERSION = f"cortex-search-cache/1;{sys.byteorder};marshal4"
 BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write
@@ -47,17 +47,6 @@ class FileEntry:
     indexed: bool
     facts: bytes
     crc: int
-
-
-def db_path(environ: Mapping[str, str], memory_root: str, *, create: bool = True) -> str | None:
-    folder = cache_dir(environ, "search", memory_root, create=create)
-    return None if folder is None else os.path.join(folder, DB_NAME)
-
-
-def db_location(environ: Mapping[str, str], memory_root: str) -> str | None:
-    """Where the database of `memory_root` is or would be (nothing created); None when caching is off."""
-    base = cache_base(environ)
-    return None if base is None else os.path.join(base, "search", root_key(memory_root), DB_NAME)
 
 
 def remove_files(path: str) -> int:

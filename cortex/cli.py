@@ -6,7 +6,8 @@ unexpected exception is internal_error (exit 1), never a traceback. Plain-text h
 commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) print their
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
 their own error code. A write that succeeds but loses something the user sent (dropped hot
-entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
+entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty, but for
+one note when the search cache was found damaged and rebuilt. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
 other place that prints text: usage on stdout, exit 0. The envelope is built and checked with plain
 data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no command pays for pydantic.
 """

@@ -1,6 +1,8 @@
 """Core read commands: status, search, timeline, get, export and rebuild --from-canonical.
 
-Read-only by construction: nothing here opens a file for writing.
+Read-only for the memory tree: nothing here opens a file in it for writing. status, search,
+timeline, get and export read through the derived search cache (cortex.searchcache, outside
+the tree); rebuild --from-canonical never does.
 """
 from __future__ import annotations
 

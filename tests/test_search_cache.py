@@ -187,3 +187,16 @@ def test_concurrent_callers_all_get_the_uncached_answer(tree, tmp_path):
     assert len(results) == 24 and all(answer == expected[query] for query, answer in results)
     code, out, _ = call(tree, environ, "cache", "verify")
     assert out["data"]["ok"] is True
+
+
+def test_the_inlined_score_is_term_score():
+    """cortex.searchcache.ranking writes term_score out in its loop: the same value, bit for bit."""
+    import inspect
+
+    from cortex.core.search import term_score
+    from cortex.searchcache import ranking
+
+    assert "idf * tf * 2.5 / (tf + norm[seq])" in inspect.getsource(ranking.rank_postings)
+    assert "idf * tf * 2.5 / (tf + norm)" in inspect.getsource(term_score)
+    for idf, tf, norm in ((0.1, 1, 0.7), (3.3, 17, 2.25), (1e-9, 4000, 0.375)):
+        assert (lambda seq: idf * tf * 2.5 / (tf + [norm][seq]))(0) == term_score(idf, tf, norm)

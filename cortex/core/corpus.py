@@ -57,10 +57,12 @@ class Corpus:
     def full(self, rows: list) -> list[CortexRecord]:
         return list(rows)
 
-    def rank(self, rows: list, query: str, extra: list[CortexRecord] = ()):
+    def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None):
+        """BM25 over `rows` plus `extra`, best first; with `limit`, only the head of that order."""
         from cortex.core.search import rank_bm25
 
-        return rank_bm25(list(rows) + list(extra), query)
+        ranked = rank_bm25(list(rows) + list(extra), query)
+        return ranked if limit is None else ranked[:limit]
 
     def close(self) -> None:
         pass

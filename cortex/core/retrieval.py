@@ -100,7 +100,7 @@ def recall(layout: Layout, query: str, limit: int, now_ms: int, corpus=None) -> 
     searched = bounded_query(stripped)
     corpus = enumerate_canonical_corpus(layout.memory_root) if corpus is None else corpus
     rows = active_records(corpus.rows, now_ms)
-    ranked = corpus.rank(rows, searched, hot_records(layout))[:limit] if searched else []
+    ranked = corpus.rank(rows, searched, hot_records(layout), limit=limit) if searched else []
     ranked = [Ranked(record, row.score) for record, row in zip(corpus.full([row.record for row in ranked]), ranked)]
     block, returned = _block(ranked)
     top = round6(ranked[0].score) if returned else None

@@ -66,9 +66,14 @@ def idf_of(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
+def length_norms(lengths, avg: float) -> list[float]:
+    """Each record's share of the tf denominator: k1 * (1 - b + b * length / avg), as the reference writes it."""
+    mean = max(1, avg)
+    return [K1_TERM * (0.25 + B * length / mean) for length in lengths]
+
+
 def length_norm(length: int, avg: float) -> float:
-    """The record's share of the tf denominator: k1 * (1 - b + b * length / avg), as the reference writes it."""
-    return K1_TERM * (0.25 + B * length / max(1, avg))
+    return length_norms((length,), avg)[0]
 
 
 def term_score(idf: float, tf: int, norm: float) -> float:

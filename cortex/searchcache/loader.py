@@ -118,13 +118,13 @@ class CachedCorpus:
             self._recover(error)
             return self.full(rows)
 
-    def rank(self, rows: list, query: str, extra: list[CortexRecord] = ()):
+    def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None):
         everything = len(rows) == len(self.rows)
         try:
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything)
+            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
         except _DAMAGE as error:
             self._recover(error)
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything)
+            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
 
     def _postings(self, keys: list[str]):
         stored: dict[int, FileFacts] = {}

@@ -104,12 +104,13 @@ class Invocation:
     def read_corpus(self, *, index: bool):
         """The corpus for answering reads, through the search cache when there is one (cortex.searchcache).
         `index`: the caller ranks or needs content. Same records, same errors as corpus()."""
-        if "read_corpus" not in self._cache:
+        key = ("read_corpus", index)  # a corpus loaded without the index cannot rank or give content
+        if key not in self._cache:
             from cortex.searchcache.loader import load_corpus
 
-            self._cache["read_corpus"] = self.loaded(
+            self._cache[key] = self.loaded(
                 lambda root: load_corpus(root, self.environ, self._stamp, index=index, notes=self.notices))
-        return self._cache["read_corpus"]
+        return self._cache[key]
 
     def _stamp(self) -> int:
         """When the cache was written: the injected time when it is valid, else the clock (never a failure)."""
@@ -120,9 +121,10 @@ class Invocation:
 
     def release(self) -> None:
         """Close what the call opened (the search cache stores what it read afresh)."""
-        corpus = self._cache.pop("read_corpus", None)
-        if corpus is not None:
-            corpus.close()
+        for index in (False, True):
+            corpus = self._cache.pop(("read_corpus", index), None)
+            if corpus is not None:
+                corpus.close()
 
     def loaded(self, load):
         """`load(root)` for the requested root, with the read commands' mapping of its errors."""

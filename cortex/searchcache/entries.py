@@ -79,7 +79,8 @@ class FileFacts:
     """One file's records as the read commands see them without content: the columns every call
     needs (ids, token counts, validity bounds) decoded at once, the other fields per file on demand."""
 
-    __slots__ = ("file_no", "path", "ids", "lengths", "bounds", "_blob", "_heads", "records", "postings", "entry_id")
+    __slots__ = ("file_no", "path", "ids", "lengths", "bounds", "_blob", "_heads", "records", "postings", "entry_id",
+                 "indexed")
 
     def __init__(self, file_no: int, path: str, ids: list[str], lengths: array, bounds, blob: bytes | None,
                  heads: list[RecordHead] | None = None) -> None:
@@ -88,6 +89,7 @@ class FileFacts:
         self.records: list[CortexRecord] | None = None  # set when read afresh in this call
         self.postings: dict[str, array] | None = None
         self.entry_id: int | None = None  # set when taken from a trusted entry
+        self.indexed = heads is not None  # fresh reads: as asked; stored entries: set by the loader
 
     def head(self, seq: int) -> RecordHead:
         if self._heads is None:

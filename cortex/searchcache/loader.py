@@ -69,7 +69,7 @@ class CachedCorpus:
             key = stat_key(os.lstat(path))
             if entry is not None and trusted(entry.key, entry.read_ns, key) and (entry.indexed or not index):
                 facts = decode_facts(entry.facts, entry.crc, rel, file_no)
-                facts.entry_id = entry.id
+                facts.entry_id, facts.indexed = entry.id, entry.indexed
             else:
                 facts = self._read(file_no, path, rel, index)
             check_record_count(count, len(facts.ids))
@@ -103,6 +103,9 @@ class CachedCorpus:
         wanted: dict[int, list[int]] = {}
         for row in rows:
             if isinstance(row, Row) and row.facts.records is None:
+                if row.facts.postings is None and row.facts.entry_id is not None and not row.facts.indexed:
+                    self._refill(row.facts)  # an entry stored without content: read its file (not damage)
+                    continue
                 wanted.setdefault(row.facts.file_no, []).append(row.seq)
         contents: dict[tuple[int, int], str] = {}
         try:
@@ -150,11 +153,14 @@ class CachedCorpus:
         self.drop(error)
         for facts in self.facts:
             if facts.records is None:
-                path = self.files[facts.file_no]
-                fresh = self._read(facts.file_no, path, facts.path, True)
-                for name in FileFacts.__slots__:
-                    setattr(facts, name, getattr(fresh, name))
+                self._refill(facts)
         self._pending = []
+
+    def _refill(self, facts: FileFacts) -> None:
+        """Read the file of `facts` afresh and put the result in place (rows keep pointing at it)."""
+        fresh = self._read(facts.file_no, self.files[facts.file_no], facts.path, True)
+        for name in FileFacts.__slots__:
+            setattr(facts, name, getattr(fresh, name))
 
     def drop(self, error: Exception) -> None:
         self.notes.append(f"the search cache was damaged ({error}); it was removed and will be rebuilt")

@@ -57,12 +57,17 @@ def index_records(records: list[CortexRecord]) -> tuple[list[int], dict[str, arr
     (seq, tf) pairs: exactly the statistics cortex.core.search.rank_bm25 computes per call."""
     lengths: list[int] = []
     pairs: dict[str, list[int]] = {}
+    known = pairs.get
     for seq, record in enumerate(records):
         text = f"{record.title} {record.content}"
         words = terms(text)
         lengths.append(len(words))
-        for term, count in Counter(words).items():
-            pairs.setdefault(term, []).extend((seq, count))
+        for term, count in Counter(words).items():  # the hot loop of a cold call: one lookup, one extend
+            flat = known(term)
+            if flat is None:
+                pairs[term] = [seq, count]
+            else:
+                flat += (seq, count)
         if not text.isascii():
             for char, count in Counter(cjk_characters(fold(text))).items():
                 pairs.setdefault(LONE + char, []).extend((seq, count))

@@ -200,3 +200,18 @@ def test_the_inlined_score_is_term_score():
     assert "idf * tf * 2.5 / (tf + norm)" in inspect.getsource(term_score)
     for idf, tf, norm in ((0.1, 1, 0.7), (3.3, 17, 2.25), (1e-9, 4000, 0.375)):
         assert (lambda seq: idf * tf * 2.5 / (tf + [norm][seq]))(0) == term_score(idf, tf, norm)
+
+
+def test_a_cold_call_stores_its_work_as_it_goes(tree, tmp_path, monkeypatch):
+    """A first call killed before it ends (a hook's time limit) still leaves what it read in the cache."""
+    from cortex.searchcache import loader
+
+    environ = env(tmp_path)
+    monkeypatch.setattr(loader, "FLUSH_EVERY_S", 0.0)
+    corpus = loader.load_corpus(str(tree), environ, lambda: 0, index=True, notes=[])
+    try:
+        assert cache_status(tree, environ)["indexed"] >= 2  # stored before the call ended
+    finally:
+        corpus.close()
+    assert cache_status(tree, environ)["indexed"] == 3
+    assert call(tree, environ, "search", "tea") == call(tree, {**environ, "CORTEX_CACHE": "off"}, "search", "tea")

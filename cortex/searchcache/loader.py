@@ -24,6 +24,7 @@ from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.store import CacheUnusable, Store, db_path, remove_files
 
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
+FLUSH_EVERY_S = 1.0  # a cold call stores what it has read at least this often
 
 
 def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int], *, index: bool, notes: list[str]):
@@ -58,6 +59,8 @@ class CachedCorpus:
         self.rows: list[Row] = []
         self._pending: list = []
         self._gone: list[str] = []
+        self._writer: Store | None = None  # a second connection: stores batches while the snapshot stays
+        self._flushed_at = time.monotonic()
 
     def load(self, index: bool) -> None:
         self.store.begin_read()
@@ -90,6 +93,8 @@ class CachedCorpus:
         lengths, postings = index_records(records) if index else (None, None)
         if trusted(key, read_ns, key):
             self._pending.append(new_entry(path, key, read_ns, records, lengths, postings))
+            if time.monotonic() - self._flushed_at > FLUSH_EVERY_S:
+                self._flush()
         facts = fresh_facts(records, lengths, rel, file_no)
         facts.postings = postings
         return facts
@@ -164,13 +169,34 @@ class CachedCorpus:
 
     def drop(self, error: Exception) -> None:
         self.notes.append(f"the search cache was damaged ({error}); it was removed and will be rebuilt")
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         self.store.close()
         remove_files(self.store.path)
         self.store = None
 
+    def _flush(self) -> None:
+        """Store the entries read so far, through the second connection (the read snapshot stays as
+        it is): a first call over a large corpus that is killed (a hook's time limit) keeps most
+        of its work, so the calls after it do get warm."""
+        batch, self._pending = self._pending, []
+        self._flushed_at = time.monotonic()
+        if self.store is None:
+            return  # the cache was dropped as damaged during this call
+        try:
+            if self._writer is None:
+                self._writer = Store.connect(self.store.path)
+            self._writer.write(batch, {"written_at": iso_from_ms(self.clock()), "root": self.root})
+        except (sqlite3.Error, CacheUnusable, OSError):
+            pass  # locked, read-only or full: this batch is simply not stored
+
     def close(self) -> None:
         """End the read snapshot, then store what was read afresh; any failure only costs the cache."""
         store, self.store = self.store, None
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close()
         if store is None:
             return
         try:

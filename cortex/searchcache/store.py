@@ -98,6 +98,14 @@ class Store:
             raise CacheUnusable(str(error)) from None
 
     @classmethod
+    def connect(cls, path: str) -> "Store":
+        """Another connection to a cache already opened (no rebuild: a damaged file is the opener's to handle)."""
+        try:
+            return cls._open_checked(path)
+        except _Foreign:
+            raise CacheUnusable("the cache changed version meanwhile") from None
+
+    @classmethod
     def _open_checked(cls, path: str) -> "Store":
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)

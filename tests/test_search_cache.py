@@ -215,3 +215,20 @@ def test_a_cold_call_stores_its_work_as_it_goes(tree, tmp_path, monkeypatch):
         corpus.close()
     assert cache_status(tree, environ)["indexed"] == 3
     assert call(tree, environ, "search", "tea") == call(tree, {**environ, "CORTEX_CACHE": "off"}, "search", "tea")
+
+
+def test_concurrent_processes_share_the_cache_safely(tree, tmp_path):
+    """Two real processes filling and reading one cache at once: every answer is the uncached one."""
+    import subprocess
+    import sys
+
+    environ = {**os.environ, **env(tmp_path)}
+    expected = call(tree, {**environ, "CORTEX_CACHE": "off"}, "search", "tea")[1]
+    script = ("import json, sys\nfrom cortex.cli import run\n"
+              "print(json.dumps([run(['search', 'tea', '--memory-root', sys.argv[1]])[1] for _ in range(4)]))")
+    children = [subprocess.Popen([sys.executable, "-c", script, str(tree)], stdout=subprocess.PIPE, env=environ)
+                for _ in range(3)]
+    answers = [json.loads(child.communicate(timeout=120)[0]) for child in children]
+    assert all(child.returncode == 0 for child in children)
+    assert all(answer == expected for batch in answers for answer in batch)
+    assert call(tree, environ, "cache", "verify")[1]["data"]["ok"] is True

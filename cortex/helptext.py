@@ -47,7 +47,8 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
               "cortex cache status|verify|clear",
               "  status               where it is, its size, entries, last write and last verification\n"
               "  verify               re-read every canonical file and compare it with the cache\n"
-              "                       (an entry that differs is removed; data.ok says whether all matched)\n"
+              "                       (an entry that differs is removed; data.ok says whether all matched,\n"
+              "                       false with verification null when caching is off)\n"
               "  clear                delete this root's cache (the next read rebuilds it)\n"
               "  Location: $CORTEX_CACHE_DIR, else $XDG_CACHE_HOME/cortex, else ~/.cache/cortex;\n"
               "  CORTEX_CACHE=off disables it",

@@ -6,7 +6,8 @@ unexpected exception is internal_error (exit 1), never a traceback. Plain-text h
 commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) print their
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
 their own error code. A write that succeeds but loses something the user sent (dropped hot
-entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
+entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty, but for
+one note when the search cache was found damaged and rebuilt. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
 other place that prints text: usage on stdout, exit 0. The envelope is built and checked with plain
 data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no command pays for pydantic.
 """
@@ -47,7 +48,10 @@ def run(
     try:
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
-        envelope = success(command, spec.handler(invocation))
+        try:
+            envelope = success(command, spec.handler(invocation))
+        finally:
+            invocation.release()
         for notice in invocation.notices:
             warn(f"cortex {command}: {notice}", stderr)
     except CortexError as error:
@@ -78,7 +82,14 @@ def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_roo
     """A hook command: its (exit code, text), or nothing on stdout and one stderr line on any error."""
     try:
         spec, options, positionals = parse_arguments(args, commands)
-        return spec.handler(Invocation(spec.name, options, positionals, environ, memory_root, stdin))
+        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        try:
+            result = spec.handler(invocation)
+        finally:
+            invocation.release()
+        for notice in invocation.notices:
+            warn(f"cortex {spec.name}: {notice}", stderr)
+        return result
     except CortexError as error:
         message = error.message
     except Exception as error:  # noqa: BLE001 - a hook must never print a traceback

@@ -40,6 +40,16 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "cortex export ID [ID ...]", "", "cortex export ID1 ID2"),
     "rebuild": ("Rebuild the corpus view from the canonical files and compare digests.",
                 "cortex rebuild --from-canonical", "", "cortex rebuild --from-canonical"),
+    "cache": ("Show, verify or clear this memory root's search cache (derived; never a source of truth).",
+              "cortex cache status|verify|clear",
+              "  status               where it is, its size, entries, last write and last verification\n"
+              "  verify               re-read every canonical file and compare it with the cache\n"
+              "                       (an entry that differs is removed; data.ok says whether all matched,\n"
+              "                       false with verification null when caching is off)\n"
+              "  clear                delete this root's cache (the next read rebuilds it)\n"
+              "  Location: $CORTEX_CACHE_DIR, else $XDG_CACHE_HOME/cortex, else ~/.cache/cortex;\n"
+              "  CORTEX_CACHE=off disables it",
+              "cortex cache verify --root ~/.claude"),
     "benchmark": ("Run the labeled retrieval benchmark (lifeos-cortex-benchmark/v1 report).",
                   "cortex benchmark --labels FILE [--output PATH] [--samples N] [--top-k K]",
                   "  --labels FILE        JSONL rows {query, expected_ids, expected_order?, false_ids?}\n"

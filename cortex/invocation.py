@@ -102,18 +102,48 @@ class Invocation:
         return self._cache["now"]
 
     def corpus(self):
+        """The corpus parsed from the canonical files alone (rebuild --from-canonical, benchmark): never the cache."""
         if "corpus" not in self._cache:
             from cortex.core.corpus import enumerate_canonical_corpus
 
-            root = self.requested_memory_root()
-            try:
-                self._cache["corpus"] = enumerate_canonical_corpus(root)
-            except PermissionError as error:
-                # Not a bug in cortex: a canonical file or folder the user cannot read (exit 4, named).
-                raise IntegrityError(f"Canonical path is not readable: {error.filename} ({error.strerror})") from None
-            except IntegrityError as error:
-                raise _explained(error, root) from None
+            self._cache["corpus"] = self.loaded(enumerate_canonical_corpus)
         return self._cache["corpus"]
+
+    def read_corpus(self, *, index: bool):
+        """The corpus for answering reads, through the search cache when there is one (cortex.searchcache).
+        `index`: the caller ranks or needs content. Same records, same errors as corpus()."""
+        key = ("read_corpus", index)  # a corpus loaded without the index cannot rank or give content
+        if key not in self._cache:
+            from cortex.searchcache.loader import load_corpus
+
+            self._cache[key] = self.loaded(
+                lambda root: load_corpus(root, self.environ, self._stamp, index=index, notes=self.notices))
+        return self._cache[key]
+
+    def _stamp(self) -> int:
+        """When the cache was written: the injected time when it is valid, else the clock (never a failure)."""
+        try:
+            return self.now_ms()
+        except InvalidInput:
+            return now_ms()
+
+    def release(self) -> None:
+        """Close what the call opened (the search cache stores what it read afresh)."""
+        for index in (False, True):
+            corpus = self._cache.pop(("read_corpus", index), None)
+            if corpus is not None:
+                corpus.close()
+
+    def loaded(self, load):
+        """`load(root)` for the requested root, with the read commands' mapping of its errors."""
+        root = self.requested_memory_root()
+        try:
+            return load(root)
+        except PermissionError as error:
+            # Not a bug in cortex: a canonical file or folder the user cannot read (exit 4, named).
+            raise IntegrityError(f"Canonical path is not readable: {error.filename} ({error.strerror})") from None
+        except IntegrityError as error:
+            raise _explained(error, root) from None
 
 
 def _claude_folder_message(memory_root: str) -> str | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
-                        reviewer_lifecycle)
+                        reviewer_lifecycle, search_cache)
 from collectors.runner import Collector
 from collectors.dense_context import access_log as dc_access_log
 from collectors.dense_context import atoms as dc_atoms
@@ -37,6 +37,7 @@ from health.catalogue import observability as observability_entries
 from health.catalogue import proposals as proposals_entries
 from health.catalogue import retrieval as retrieval_entries
 from health.catalogue import review_state as review_state_entries
+from health.catalogue import search_cache as search_cache_entries
 from health.catalogue import reviewer as reviewer_entries
 from health.catalogue import run as run_entries
 from health.rules import Judge, Rule
@@ -54,6 +55,7 @@ from health.rules import observability as observability_rule
 from health.rules import proposals as proposals_rule
 from health.rules import retrieval as retrieval_rule
 from health.rules import review_state as review_state_rule
+from health.rules import search_cache as search_cache_rule
 from health.rules import reviewer as reviewer_rule
 from health.rules import run_inputs
 from health.rules.dense_context import access_log as dc_access_log_rule
@@ -96,6 +98,7 @@ CHECKS: tuple[CheckRow, ...] = (
     row("proposals", proposals.collect, proposals_rule.judge, proposals_entries.CHECKS),
     row("observability", observability.collect, observability_rule.judge, observability_entries.CHECKS),
     row("index", index.collect, index_rule.judge, index_entries.CHECKS),
+    row("search_cache", search_cache.collect, search_cache_rule.judge, search_cache_entries.CHECKS),
     row("hot_memory", hot_memory.collect, hot_memory_rule.judge, hot_memory_entries.CHECKS),
     row("review_state", review_state.collect, review_state_rule.judge, review_state_entries.CHECKS),
     row("health_history", health_history.collect, health_history_rule.judge, health_history_entries.CHECKS),

@@ -382,3 +382,43 @@ def config_not_json(root):
 
 def health_log_directory(root):
     (obs(root) / "memory-health.jsonl").mkdir()
+
+
+def search_cache_built(root):
+    """A search cache for the tree (where the audit, with the same environment, looks for it)."""
+    _search_cache(root)
+
+
+def _search_cache(root) -> str:
+    from cortex.cli import run
+
+    for current, _dirs, files in os.walk(memory(root) / "KNOWLEDGE"):
+        for name in files:  # older than the cache's racy margin, whatever the real clock says
+            os.utime(os.path.join(current, name), ns=(1_700_000_000 * 10**9,) * 2)
+    code, out = run(["search", "memory", "--memory-root", str(memory(root))], environ=os.environ)
+    assert code == 0, out
+    code, out = run(["cache", "status", "--memory-root", str(memory(root))], environ=os.environ)
+    assert out["data"]["entries"] > 0, out
+    return out["data"]["path"]
+
+
+def search_cache_wrong(root):
+    """A cached value that differs from its file (right checksum), found by `cortex cache verify`."""
+    import sqlite3
+    import zlib
+
+    from cortex.cli import run
+
+    path = _search_cache(root)
+    data = bytes([0, 0, 0, 0, 7, 0, 0, 0])
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE postings SET data=?, crc=? WHERE (term, file) IN (SELECT term, file FROM postings LIMIT 1)",
+                   (data, zlib.crc32(data)))
+    code, out = run(["cache", "verify", "--memory-root", str(memory(root))], environ=os.environ)
+    assert out["data"]["ok"] is False, out
+
+
+def search_cache_garbage(root):
+    path = _search_cache(root)
+    with open(path, "r+b") as handle:
+        handle.write(b"this is not a database" * 10)

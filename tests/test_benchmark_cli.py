@@ -120,9 +120,11 @@ def test_provenance_names_the_production_functions_and_digests(demo_report):
     for dotted in list(expected.values()) + list(provenance["disclosure_paths"].values()):
         module, name = dotted.rsplit(".", 1)
         assert callable(getattr(importlib.import_module(module), name))
-    import cortex.commands.read as read
-
-    assert read.rank_bm25 is importlib.import_module("cortex.core.search").rank_bm25  # the command's own ranker
+    # The command ranks through its corpus: rank_bm25 itself without a cache; the search cache's
+    # postings ranker gives the same answers (tests/test_search_cache_properties.py).
+    rank_bm25 = importlib.import_module("cortex.core.search").rank_bm25
+    corpus = enumerate_canonical_corpus(str(DEMO))
+    assert corpus.rank(corpus.rows, "memory review") == rank_bm25(corpus.records, "memory review") != []
 
 
 def test_cjk_set_recall_is_zero_under_ascii_and_at_least_point_nine_under_unicode():

@@ -97,6 +97,8 @@ SCENARIOS = [
     ("lock-stale:PRINCIPAL_MEMORY.md.lock", "warn", 1, live.lock_of_dead_writer, {}),
     ("lock-held-long:DA_MEMORY.md.lock", "warn", 1, live.lock_held_too_long, {}),
     ("lock-contention", "warn", 1, live.locks_contended, {}),
+    ("search-cache-verify-failed", "warn", 1, s.search_cache_wrong, {}),
+    ("search-cache-unreadable", "warn", 1, s.search_cache_garbage, {}),
 ]
 
 

@@ -43,7 +43,9 @@ def test_every_id_a_rule_emits_is_an_entry_of_its_own_row_and_no_entry_is_dead(t
     beyond_scenarios = [(None, None, 0, lambda root: None, {}),  # the healthy demo
                         (None, None, 2, lambda root: ["--now", "yesterday-ish"], {}),  # cortex-clock-invalid
                         (None, None, 0, lambda root: [] if s.write_manifest(root) else [], {}),  # index-fresh
-                        (None, None, 0, live.lock_held_elsewhere, {})]  # lock-held (unverifiable, young)
+                        (None, None, 0, live.lock_held_elsewhere, {}),  # lock-held (unverifiable, young)
+                        (None, None, 0, s.search_cache_built, {}),  # search-cache-present
+                        (None, None, 0, lambda root: None, {"CORTEX_CACHE": "off"})]  # search-cache-off
     for index, (_id, _severity, _code, mutate, env) in enumerate([*beyond_scenarios, *SCENARIOS]):
         root = copy_demo(tmp_path / str(index))
         extra = mutate(root) or []

@@ -50,7 +50,9 @@ class Sweep:
 
 
 def _cortex(sweep: Sweep, *argv: str, stdin: str = "", **extra_env: str) -> Output:
-    env = sweep.family.tree.env(**{**sweep.family.env, **extra_env})
+    # The search cache goes under the tree's home, which the file scan covers.
+    cache = {"CORTEX_CACHE_DIR": str(sweep.family.tree.home / ".cache" / "cortex")}
+    env = sweep.family.tree.env(**{**cache, **sweep.family.env, **extra_env})
     if " ".join(argv[:2]) in HOOKS or argv[0] in HOOKS:  # a hook's contract is a child's stdin/stdout
         result = run_subprocess([sys.executable, "-m", "cortex"], list(argv), env, stdin, cwd=REPO)
     else:
@@ -64,10 +66,22 @@ def _data(result: Output) -> dict:
     return envelope["data"] or {}
 
 
+def _age_canonical_files(memory) -> None:
+    """Canonical files older than the racy margin, so the search cache stores (and the scan sees) their entries."""
+    for current, _dirs, files in os.walk(memory):
+        for name in files:
+            if name.endswith((".md", ".jsonl")):
+                os.utime(os.path.join(current, name), ns=(1_700_000_000 * 10**9,) * 2, follow_symlinks=False)
+
+
 def _sweep_cortex(sweep: Sweep) -> None:
     family, tree = sweep.family, sweep.family.tree
+    _age_canonical_files(tree.memory / "KNOWLEDGE")
+    _cortex(sweep, "cache", "clear")
     _cortex(sweep, "status")
     ids = [card["id"] for card in _data(_cortex(sweep, "search", "sweep", "--page-size", "100")).get("items", [])]
+    _cortex(sweep, "cache", "status")
+    _cortex(sweep, "cache", "verify")
     anchor = ids[0] if ids else "sweep-public"
     _cortex(sweep, "search", "sweep", "--expand", anchor, "--max-nodes", "100", "--max-tokens", "50000")
     _cortex(sweep, "timeline", "--anchor", anchor, "--before", "50", "--after", "50")
@@ -212,6 +226,7 @@ def test_no_canary_in_any_file_written(sweep: Sweep):
     roots = [family.tree.root, family.tree.home, *[path for path in family.extra_outputs if path.exists()]]
     files = list(written_files(roots, family.planter))
     assert any("reviewer-runs" in str(path) for path, _text in files), "the sweep wrote no reviewer run"
+    assert any(path.name == "search.sqlite" and "sweep" in text for path, text in files), "no search cache was scanned"
     found = scan_files(files, family.planter, family.base)
     assert not found, leak_report(found)
 

@@ -54,6 +54,8 @@ def test_cortex_commands_import_nothing_heavy(tree, tmp_path, args):  # noqa: F8
     assert heavy_in(modules) == []
     if args == ["--bogus"]:  # an unknown command imports no command module at all
         assert not [m for m in modules if m.startswith("cortex.commands.")]
+    if args[0] not in ("recall", "status", "search"):  # only the corpus readers open the search cache
+        assert heavy_in(modules, ("sqlite3", "_sqlite3", "cortex.searchcache")) == []
 
 
 @pytest.mark.parametrize("args", [["--format", "json", "--no-write"], ["gate", "--timeout", "60"]])

@@ -16,7 +16,7 @@ _COMMAND_MODULES = {
     "status": "read", "search": "read", "timeline": "read", "get": "read", "export": "read", "rebuild": "read",
     "benchmark": "benchmark", "init": "init", "hot": "hot", "remember": "write", "propose": "write",
     "proposals": "proposals", "hot render": "render", "recall": "recall",
-    "review replay": "review", "review run": "review", "review fire": "fire",
+    "review replay": "review", "review run": "review", "review fire": "fire", "cache": "cache",
 }
 _MODULES = tuple(dict.fromkeys(_COMMAND_MODULES.values()))
 # The plain-text hook commands (a subset of the table, kept for the hook tests and the docs).

@@ -1,6 +1,8 @@
 """Core read commands: status, search, timeline, get, export and rebuild --from-canonical.
 
-Read-only by construction: nothing here opens a file for writing.
+Read-only for the memory tree: nothing here opens a file in it for writing. status, search,
+timeline, get and export read through the derived search cache (cortex.searchcache, outside
+the tree); rebuild --from-canonical never does.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from cortex.errors import InvalidInput, NotFound
 from cortex.invocation import CommandSpec, Invocation
 from cortex.core.jscompat import js_len, js_number
 from cortex.core.records import CortexRecord, active_records
-from cortex.core.search import apply_recency, expand_graph, rank_bm25, to_card
+from cortex.core.search import apply_recency, expand_graph, to_card
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
 from cortex.core.tokenize import terms
 
@@ -68,8 +70,9 @@ def _paged(rows: list, inv: Invocation, message: str, card=None) -> dict:
 def status(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("status accepts no positional arguments")
-    corpus = inv.corpus()
-    return {"canonical": {"root": corpus.root, "records": len(corpus.records)}, "mode": "local-read-only", "indexes": []}
+    corpus = inv.read_corpus(index=False)
+    # The search cache is derived, never an index of the contract: `indexes` stays empty.
+    return {"canonical": {"root": corpus.root, "records": len(corpus.rows)}, "mode": "local-read-only", "indexes": []}
 
 
 def rebuild(inv: Invocation) -> dict:
@@ -103,8 +106,8 @@ def _record_fields(view: dict) -> dict:
 def search(inv: Invocation) -> dict:
     if len(inv.positionals) != 1:
         raise InvalidInput("search requires exactly one query")
-    records = inv.corpus().records
-    valid = active_records(records, inv.now_ms())
+    corpus = inv.read_corpus(index=True)
+    valid = active_records(corpus.rows, inv.now_ms())
     query = inv.positionals[0]
     query_terms = terms(query)
     if js_len(query) > QUERY_CHARS or len(query_terms) > QUERY_TERMS or not query_terms:
@@ -113,8 +116,8 @@ def search(inv: Invocation) -> dict:
     recency = js_number(inv.option("--recency") or "0")
     if not math.isfinite(recency) or recency < 0:
         raise InvalidInput("--recency must be non-negative")
-    # The same tokenizer for the query limit above and for ranking: query and records agree.
-    ranked = apply_recency(rank_bm25(narrowed, query, tokenizer=terms), recency)
+    # Ranking uses `terms` too (cortex.core.search's default): query limit and ranking agree.
+    ranked = apply_recency(corpus.rank(narrowed, query), recency)
     page = _paged(ranked, inv, f"page must be positive and page-size at most {PAGE_SIZE}",
                   lambda row: to_card(row.record, row.score))
     expand = inv.option("--expand")
@@ -133,8 +136,7 @@ def search(inv: Invocation) -> dict:
 def timeline(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("timeline accepts no positional arguments")
-    records = inv.corpus().records
-    valid = active_records(records, inv.now_ms())
+    valid = active_records(inv.read_corpus(index=False).rows, inv.now_ms())
     anchor_value = inv.option("--anchor")
     if not anchor_value:
         raise InvalidInput("timeline requires --anchor ID-or-date")
@@ -164,7 +166,8 @@ def timeline(inv: Invocation) -> dict:
 def _selected(inv: Invocation) -> dict:
     if not inv.positionals or len(inv.positionals) > MAX_IDS:
         raise InvalidInput(f"{inv.command} requires one or more explicit IDs (maximum {MAX_IDS})")
-    by_id = {r.id: r for r in active_records(inv.corpus().records, inv.now_ms())}
+    corpus = inv.read_corpus(index=True)
+    by_id = {r.id: r for r in active_records(corpus.rows, inv.now_ms())}
     chosen = [by_id.get(record_id) for record_id in inv.positionals]
     missing = list(dict.fromkeys(record_id for record_id, record in zip(inv.positionals, chosen) if record is None))
     if missing:
@@ -172,7 +175,7 @@ def _selected(inv: Invocation) -> dict:
         named = ", ".join(record_id[:MAX_NAMED_ID_CHARS] for record_id in missing[:MAX_NAMED_IDS])
         more = f" and {len(missing) - MAX_NAMED_IDS} more" if len(missing) > MAX_NAMED_IDS else ""
         raise NotFound(f"One or more records were not found: {named}{more}")
-    return {"format": "lifeos-cortex-export/v1", "items": [record.to_json() for record in chosen]}
+    return {"format": "lifeos-cortex-export/v1", "items": [record.to_json() for record in corpus.full(chosen)]}
 
 
 _SEARCH = frozenset({"--recency", "--expand", "--max-nodes", "--max-tokens"}) | FILTER_OPTIONS

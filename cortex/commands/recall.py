@@ -29,7 +29,13 @@ def recall_command(inv: Invocation) -> tuple[int, str]:
         raise InvalidInput("recall needs a PROMPT argument or a hook payload with prompt on stdin")
     layout = Layout.from_memory_root(inv.requested_memory_root())
     now = inv.now_ms()
-    result = recall(layout, query, limit, now)
+    from cortex.searchcache.loader import load_corpus  # here, not at import: `recall --help` needs no sqlite3
+
+    corpus = load_corpus(layout.memory_root, inv.environ, inv.now_ms, index=True, notes=inv.notices)
+    try:
+        result = recall(layout, query, limit, now, corpus)
+    finally:
+        corpus.close()
     log_recall(layout, result, now, round((time.perf_counter() - started) * 1000, 3))
     return 0, result.block
 

@@ -44,9 +44,29 @@ _JSONL_SPLIT = re.compile(r"\r?\n")
 
 @dataclass(frozen=True)
 class Corpus:
+    """The parsed corpus. `rows`, `full`, `rank` and `close` are the interface the read commands
+    use, shared with cortex.searchcache.loader.CachedCorpus (whose rows are content-less heads)."""
+
     root: str
     files: tuple[str, ...]
     records: list[CortexRecord]
+
+    @property
+    def rows(self) -> list[CortexRecord]:
+        return self.records
+
+    def full(self, rows: list) -> list[CortexRecord]:
+        return list(rows)
+
+    def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None):
+        """BM25 over `rows` plus `extra`, best first; with `limit`, only the head of that order."""
+        from cortex.core.search import rank_bm25
+
+        ranked = rank_bm25(list(rows) + list(extra), query)
+        return ranked if limit is None else ranked[:limit]
+
+    def close(self) -> None:
+        pass
 
 
 
@@ -197,25 +217,44 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
     return records
 
 
-def enumerate_canonical_corpus(root: str) -> Corpus:
-    """Pin `root`, check every limit from metadata, then parse every canonical record."""
+def pinned_files(root: str) -> tuple[str, list[str]]:
+    """Pin `root` and list its canonical files, every limit checked from metadata (no content read)."""
     require_utf8_name(root)
     root_real = pin_canonical_root(root)
     files = canonical_files(root_real)
     check_limits(files, root_real)
-    records: list[CortexRecord] = []
-    for path in files:
-        parsed = [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
-        for record in parsed:
-            if len(records) >= MAX_RECORDS:
-                raise IntegrityError(f"Canonical corpus exceeds record count limit ({MAX_RECORDS})")
-            records.append(record)
+    return root_real, files
+
+
+def parse_file(path: str, root_real: str) -> list[CortexRecord]:
+    return [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
+
+
+def check_record_count(before: int, added: int) -> None:
+    """The corpus limit, checked after each file as the records are appended (same point, same error)."""
+    if before + added > MAX_RECORDS:
+        raise IntegrityError(f"Canonical corpus exceeds record count limit ({MAX_RECORDS})")
+
+
+def check_unique_ids(records: list) -> None:
+    """The first repeated ID, in corpus order, names both paths (records or cached heads)."""
     seen: dict[str, str] = {}
     for record in records:
         prior = seen.get(record.id)
         if prior is not None:
             raise IntegrityError(f"Duplicate canonical ID {record.id}: {prior} and {record.path}")
         seen[record.id] = record.path
+
+
+def enumerate_canonical_corpus(root: str) -> Corpus:
+    """Pin `root`, check every limit from metadata, then parse every canonical record."""
+    root_real, files = pinned_files(root)
+    records: list[CortexRecord] = []
+    for path in files:
+        parsed = parse_file(path, root_real)
+        check_record_count(len(records), len(parsed))
+        records.extend(parsed)
+    check_unique_ids(records)
     return Corpus(root_real, tuple(files), records)
 
 

@@ -27,7 +27,7 @@ from cortex.core.privacy import strip_private_content
 from cortex.core.records import CortexRecord, active_records
 from cortex.core.safeio import read_bounded
 from cortex.core.safepaths import memory_dir
-from cortex.core.search import rank_bm25, round6
+from cortex.core.search import Ranked, round6
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
 from cortex.core.tokenize import terms
 
@@ -94,11 +94,14 @@ def _block(ranked) -> tuple[str, int]:
     return "<lifeos-recall>\n" + "\n\n".join(parts) + "\n</lifeos-recall>\n", len(parts)
 
 
-def recall(layout: Layout, query: str, limit: int, now_ms: int) -> Recall:
+def recall(layout: Layout, query: str, limit: int, now_ms: int, corpus=None) -> Recall:
+    """`corpus`: the read corpus (cached or not, cortex.searchcache); by default the files are parsed."""
     stripped = strip_private_content(query)
     searched = bounded_query(stripped)
-    records = active_records(enumerate_canonical_corpus(layout.memory_root).records, now_ms) + hot_records(layout)
-    ranked = rank_bm25(records, searched)[:limit] if searched else []
+    corpus = enumerate_canonical_corpus(layout.memory_root) if corpus is None else corpus
+    rows = active_records(corpus.rows, now_ms)
+    ranked = corpus.rank(rows, searched, hot_records(layout), limit=limit) if searched else []
+    ranked = [Ranked(record, row.score) for record, row in zip(corpus.full([row.record for row in ranked]), ranked)]
     block, returned = _block(ranked)
     top = round6(ranked[0].score) if returned else None
     return Recall(block, returned, top, hashlib.sha256(stripped.encode("utf-8")).hexdigest())

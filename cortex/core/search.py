@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from operator import attrgetter
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Callable
+from typing import Callable, NamedTuple
 
-from cortex.core.jscompat import js_len
 from cortex.core.records import CortexRecord
 from cortex.core.tokenize import fold, is_lone_cjk, terms as default_terms
 
@@ -24,10 +23,21 @@ _MICRO = Decimal("0.000001")
 _COUNT_DIRECTLY = 4  # query terms up to which list.count beats a Counter (measured: 4 vs 8 µs at 3 terms)
 
 
-@dataclass(frozen=True)
-class Ranked:
+class Ranked(NamedTuple):
+    """A record (or cached head) and its score; a tuple, since a 50,000-record query builds one per match."""
+
     record: CortexRecord
     score: float
+
+
+_BY_ID = attrgetter("record.id")
+_BY_SCORE = attrgetter("score")
+
+
+def order_ranked(ranked: list[Ranked]) -> None:
+    """Best first, ties by id: two stable sorts (id, then score descending) without a key tuple per row."""
+    ranked.sort(key=_BY_ID)
+    ranked.sort(key=_BY_SCORE, reverse=True)
 
 
 def round6(value: float) -> float:
@@ -36,10 +46,11 @@ def round6(value: float) -> float:
 
 
 def est_tokens(record: CortexRecord) -> int:
-    return math.ceil(js_len(record.content) / 4)
+    return record.est_tokens
 
 
-def to_card(record: CortexRecord, score: float) -> dict:
+def to_card(record, score: float) -> dict:
+    """The card of a CortexRecord or a cached RecordHead (both carry est_tokens)."""
     return {
         "id": record.id,
         "type": record.type,
@@ -47,8 +58,26 @@ def to_card(record: CortexRecord, score: float) -> dict:
         "updated": record.updated,
         "provenance": record.provenance,
         "score": round6(score),
-        "est_tokens": est_tokens(record),
+        "est_tokens": record.est_tokens,
     }
+
+
+def idf_of(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+def length_norms(lengths, avg: float) -> list[float]:
+    """Each record's share of the tf denominator: k1 * (1 - b + b * length / avg), as the reference writes it."""
+    mean = max(1, avg)
+    return [K1_TERM * (0.25 + B * length / mean) for length in lengths]
+
+
+def length_norm(length: int, avg: float) -> float:
+    return length_norms((length,), avg)[0]
+
+
+def term_score(idf: float, tf: int, norm: float) -> float:
+    return idf * tf * 2.5 / (tf + norm)
 
 
 def rank_bm25(
@@ -56,11 +85,17 @@ def rank_bm25(
 ) -> list[Ranked]:
     """Records with score > 0, best first, ties by id; statistics over `records` only."""
     query_terms = list(dict.fromkeys(tokenizer(query)))
+    matches, total_length = tokenized_matches(records, query_terms, tokenizer)
+    return score_bm25(query_terms, matches, len(records), total_length)
+
+
+def tokenized_matches(records: list[CortexRecord], query_terms: list[str],
+                      tokenizer: Callable[[str], list[str]] = default_terms) -> tuple[list[tuple], int]:
+    """(record, length, {term: tf}) for each record holding a query term, and the total length of all."""
     wanted = set(query_terms)
     lone = [term for term in query_terms if is_lone_cjk(term)]
-    df = dict.fromkeys(query_terms, 0)
     total_length = 0
-    per_record: list[tuple[CortexRecord, int, dict[str, int]]] = []
+    matches: list[tuple[CortexRecord, int, dict[str, int]]] = []
     for record in records:
         text = f"{record.title} {record.content}"
         words = tokenizer(text)
@@ -73,31 +108,41 @@ def rank_bm25(
         if lone and not text.isascii():
             folded = fold(text)
             frequencies.update({term: n for term in lone if (n := folded.count(term))})
+        if frequencies:
+            matches.append((record, len(words), frequencies))
+    return matches, total_length
+
+
+def score_bm25(query_terms: list[str], matches: list[tuple], n: int, total_length: int) -> list[Ranked]:
+    """BM25 over `n` records of `total_length` terms in all; `matches` are (record, length, {term: tf})
+    for the records holding a query term. The search cache scores term by term with the same
+    three formulas in the same order, so its floats are these, bit for bit."""
+    df = dict.fromkeys(query_terms, 0)
+    for _record, _length, frequencies in matches:
         for term in frequencies:
             df[term] += 1
-        per_record.append((record, len(words), frequencies))
-    n = len(records)
     avg = total_length / max(1, n)
-    idf = {term: math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5)) for term in query_terms}
+    idf = {term: idf_of(n, df[term]) for term in query_terms}
     ranked: list[Ranked] = []
-    for record, length, frequencies in per_record:
-        if not frequencies:
-            continue
+    for record, length, frequencies in matches:
         score = 0.0
+        norm = length_norm(length, avg)
         for term in query_terms:
             tf = frequencies.get(term, 0)
             if tf:
-                score += idf[term] * tf * 2.5 / (tf + K1_TERM * (0.25 + B * length / max(1, avg)))
+                score += term_score(idf[term], tf, norm)
         if score > 0:
             ranked.append(Ranked(record, score))
-    ranked.sort(key=lambda row: (-row.score, row.record.id))
+    order_ranked(ranked)
     return ranked
 
 
 def apply_recency(ranked: list[Ranked], weight: float) -> list[Ranked]:
     """Add weight·updated_ms/1e13 to each score and re-order (lexical relevance stays primary)."""
+    if weight == 0:
+        return ranked  # each score + 0.0 is that score: the same list in the same order
     adjusted = [Ranked(row.record, row.score + weight * row.record.updated_ms / 1e13) for row in ranked]
-    adjusted.sort(key=lambda row: (-row.score, row.record.id))
+    order_ranked(adjusted)
     return adjusted
 
 

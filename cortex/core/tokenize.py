@@ -88,6 +88,14 @@ def is_lone_cjk(term: str) -> bool:
     return len(term) == 1 and _has_cjk(term)
 
 
+def cjk_characters(folded: str) -> list[str]:
+    """Every Han/Kana/Hangul character of folded text, in order: the lone-CJK terms a record can match."""
+    found = _CJK_BMP.findall(folded)
+    if _SUPPLEMENTARY.search(folded):
+        found += _CJK_SUPPLEMENTARY.findall(folded)
+    return found
+
+
 def prepare() -> None:
     """Build the lazy tables now (the benchmark calls this so no timed ranking pays for it)."""
     tables.prepare()

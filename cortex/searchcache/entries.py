@@ -1,0 +1,209 @@
+"""Search cache entries: one canonical file's parse as stored (heads, postings, contents); used by the loader and `cortex cache verify`.
+
+What is stored already crossed the privacy boundary: it is built from the records the
+corpus loader returns (stripped and validated). Every blob carries a CRC-32, so damage
+inside a value (which sqlite does not notice) is caught before it is believed.
+"""
+from __future__ import annotations
+
+import marshal
+import zlib
+from array import array
+from collections import Counter
+from dataclasses import dataclass, field
+
+from cortex.core.records import CortexRecord, RecordHead
+from cortex.core.tokenize import cjk_characters, fold, terms
+
+# The racy-file rule: an entry is trusted only when its file's mtime is at least this much
+# older than the moment the file was read for it. A file rewritten within the same timestamp
+# tick keeps size and mtime (and, on coarse clocks, ctime); 2 s covers 1-s filesystems
+# (ext3, HFS+, many NFS/SMB mounts), FAT's 2-s mtime, and small clock steps. Files newer
+# than that are simply re-read until they have aged.
+RACY_MARGIN_NS = 2_000_000_000
+LONE = "\x00"  # key prefix of a lone CJK character's count; canonical text cannot contain NUL
+_PAIR = "I"  # postings are (seq, tf) pairs of unsigned 32-bit integers
+
+
+class DamagedEntry(Exception):
+    """A stored value fails its checksum or its shape: the cache is not to be believed."""
+
+
+@dataclass
+class NewEntry:
+    """What the loader read for one file, ready to store; `postings`/`contents` are empty unless indexed."""
+
+    path: str
+    key: tuple[int, int, int, int, int]
+    read_ns: int
+    indexed: bool
+    facts: bytes
+    crc: int
+    postings: list[tuple[str, bytes, int]] = field(default_factory=list)
+    contents: list[tuple[int, str, int]] = field(default_factory=list)
+
+
+def stat_key(info) -> tuple[int, int, int, int, int]:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def trusted(entry_key: tuple, read_ns: int, key: tuple) -> bool:
+    """Every stat field matches and the file had aged past the racy margin when it was read."""
+    return tuple(entry_key) == key and key[3] < read_ns - RACY_MARGIN_NS
+
+
+def index_records(records: list[CortexRecord]) -> tuple[list[int], dict[str, array]]:
+    """Per record its token count, and per term (and per lone CJK character, under LONE) its
+    (seq, tf) pairs: exactly the statistics cortex.core.search.rank_bm25 computes per call."""
+    lengths: list[int] = []
+    pairs: dict[str, list[int]] = {}
+    known = pairs.get
+    for seq, record in enumerate(records):
+        text = f"{record.title} {record.content}"
+        words = terms(text)
+        lengths.append(len(words))
+        for term, count in Counter(words).items():  # the hot loop of a cold call: one lookup, one extend
+            flat = known(term)
+            if flat is None:
+                pairs[term] = [seq, count]
+            else:
+                flat += (seq, count)
+        if not text.isascii():
+            for char, count in Counter(cjk_characters(fold(text))).items():
+                pairs.setdefault(LONE + char, []).extend((seq, count))
+    return lengths, {term: array(_PAIR, flat) for term, flat in pairs.items()}
+
+
+def head_tuple(record: CortexRecord, length: int) -> tuple:
+    return (record.id, record.type, record.title, record.created, record.updated, record.source, record.session,
+            list(record.related), record.valid_from, record.valid_until, record.created_ms, record.updated_ms,
+            record.valid_from_ms, record.valid_until_ms, record.est_tokens, length)
+
+
+class FileFacts:
+    """One file's records as the read commands see them without content: the columns every call
+    needs (ids, token counts, validity bounds) decoded at once, the other fields per file on demand."""
+
+    __slots__ = ("file_no", "path", "ids", "lengths", "bounds", "_blob", "_heads", "records", "postings", "entry_id",
+                 "indexed")
+
+    def __init__(self, file_no: int, path: str, ids: list[str], lengths: array, bounds, blob: bytes | None,
+                 heads: list[RecordHead] | None = None) -> None:
+        self.file_no, self.path, self.ids, self.lengths, self.bounds = file_no, path, ids, lengths, bounds
+        self._blob, self._heads = blob, heads
+        self.records: list[CortexRecord] | None = None  # set when read afresh in this call
+        self.postings: dict[str, array] | None = None
+        self.entry_id: int | None = None  # set when taken from a trusted entry
+        self.indexed = heads is not None  # fresh reads: as asked; stored entries: set by the loader
+
+    def head(self, seq: int) -> RecordHead:
+        if self._heads is None:
+            try:
+                rows = marshal.loads(self._blob)
+                self._heads = [RecordHead(*row[:7], self.path, *row[7:], self.file_no, index)
+                               for index, row in enumerate(rows)]
+            except (ValueError, EOFError, TypeError) as error:
+                raise DamagedEntry(f"heads of {self.path} do not decode: {error}") from None
+        return self._heads[seq]
+
+
+def fresh_facts(records: list[CortexRecord], lengths: list[int] | None, path: str, file_no: int) -> FileFacts:
+    heads = []
+    for seq, record in enumerate(records):
+        row = head_tuple(record, -1 if lengths is None else lengths[seq])
+        heads.append(RecordHead(*row[:7], path, *row[7:], file_no, seq))
+    facts = FileFacts(file_no, path, [r.id for r in records], array("i", lengths or [-1] * len(records)),
+                      _bounds(records), None, heads)
+    facts.records = records
+    return facts
+
+
+def _bounds(records: list[CortexRecord]):
+    """(valid_from_ms list, valid_until_ms list), or None when no record has a validity window (the usual case)."""
+    if all(r.valid_from_ms is None and r.valid_until_ms is None for r in records):
+        return None
+    return [r.valid_from_ms for r in records], [r.valid_until_ms for r in records]
+
+
+def new_entry(path: str, key: tuple, read_ns: int, records: list[CortexRecord], lengths: list[int] | None,
+              postings: dict[str, array] | None) -> NewEntry:
+    indexed = postings is not None
+    heads = marshal.dumps([head_tuple(r, -1 if lengths is None else lengths[seq]) for seq, r in enumerate(records)], 4)
+    lengths_bytes = array("i", lengths or [-1] * len(records)).tobytes()
+    facts = marshal.dumps(([r.id for r in records], lengths_bytes, _bounds(records), heads), 4)
+    entry = NewEntry(path, key, read_ns, indexed, facts, zlib.crc32(facts))
+    if indexed:
+        entry.postings = [(term, data.tobytes(), zlib.crc32(data)) for term, data in postings.items()]
+        entry.contents = [(seq, r.content, zlib.crc32(r.content.encode("utf-8", "surrogatepass")))
+                          for seq, r in enumerate(records)]
+    return entry
+
+
+def decode_facts(blob: bytes, crc: int, path: str, file_no: int) -> FileFacts:
+    if zlib.crc32(blob) != crc:
+        raise DamagedEntry(f"the entry of {path} fails its checksum")
+    try:
+        ids, lengths_bytes, bounds, heads = marshal.loads(blob)
+        lengths = array("i")
+        lengths.frombytes(lengths_bytes)
+    except (ValueError, EOFError, TypeError) as error:
+        raise DamagedEntry(f"the entry of {path} does not decode: {error}") from None
+    if len(lengths) != len(ids) or (bounds is not None and not (len(bounds[0]) == len(bounds[1]) == len(ids))):
+        raise DamagedEntry(f"the entry of {path} has columns of different lengths")
+    return FileFacts(file_no, path, ids, lengths, bounds, heads)
+
+
+def decode_pairs(data: bytes, crc: int, records: int) -> array:
+    if zlib.crc32(data) != crc or len(data) % (2 * array(_PAIR).itemsize):
+        raise DamagedEntry("postings fail their checksum")
+    pairs = array(_PAIR)
+    pairs.frombytes(data)
+    if pairs and max(pairs[0::2]) >= records:
+        raise DamagedEntry("postings name a record the file does not hold")
+    return pairs
+
+
+def checked_content(content: str, crc: int) -> str:
+    if zlib.crc32(content.encode("utf-8", "surrogatepass")) != crc:
+        raise DamagedEntry("content fails its checksum")
+    return content
+
+
+class Row:
+    """A record of the cached corpus, as the read commands see it: id, length and validity come from
+    its file's columns; any other field (type, dates, provenance, est_tokens...) from its head."""
+
+    __slots__ = ("facts", "seq")
+
+    def __init__(self, facts: FileFacts, seq: int) -> None:
+        self.facts, self.seq = facts, seq
+
+    @property
+    def id(self) -> str:
+        return self.facts.ids[self.seq]
+
+    @property
+    def length(self) -> int:
+        return self.facts.lengths[self.seq]
+
+    @property
+    def file_no(self) -> int:
+        return self.facts.file_no
+
+    def is_valid_at(self, now_ms: int) -> bool:
+        bounds = self.facts.bounds
+        if bounds is None:
+            return True
+        start, end = bounds[0][self.seq], bounds[1][self.seq]
+        return (start is None or now_ms >= start) and (end is None or now_ms < end)
+
+    def __getattr__(self, name: str):
+        return getattr(self.facts.head(self.seq), name)
+
+
+def full_record(head: RecordHead, content: str) -> CortexRecord:
+    record = CortexRecord(head.id, head.type, head.title, head.created, head.updated, head.source, head.session,
+                          head.path, content, list(head.related), head.valid_from, head.valid_until)
+    record.created_ms, record.updated_ms = head.created_ms, head.updated_ms
+    record.valid_from_ms, record.valid_until_ms = head.valid_from_ms, head.valid_until_ms
+    return record

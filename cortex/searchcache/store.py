@@ -1,0 +1,257 @@
+"""Search cache storage: the sqlite file of one memory root; opened by cortex.searchcache.loader and `cortex cache`.
+
+The file lives in cortex.core.cachedir's private folder (0700) and is created 0600. A file
+that sqlite cannot read, or that carries another schema version, is removed and created
+anew (one note for the caller to print); a location we cannot write, a full disk or a
+lock held too long means no cache for this call, never a failure. Readers see one
+snapshot (WAL, an explicit read transaction); writers take the write lock up front.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from cortex.core.cachedir import FILE_MODE
+from cortex.searchcache.location import DB_NAME, db_location, db_path  # noqa: F401 - re-exported
+
+# Bump when the stored shape changes; byte order and marshal version are part of the blobs' meaning.
+SCHEMA_VERSION = f"cortex-search-cache/1;{sys.byteorder};marshal4"
+PAGE_SIZE = 16384
+BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write
+_SIDE_FILES = ("", "-wal", "-shm", "-journal")
+
+_SCHEMA = (
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE files(id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL UNIQUE, dev INTEGER NOT NULL,"
+    " ino INTEGER NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,"
+    " read_ns INTEGER NOT NULL, indexed INTEGER NOT NULL, facts BLOB NOT NULL, crc INTEGER NOT NULL)",
+    "CREATE TABLE postings(term TEXT NOT NULL, file INTEGER NOT NULL, data BLOB NOT NULL, crc INTEGER NOT NULL,"
+    " PRIMARY KEY(term, file)) WITHOUT ROWID",
+    "CREATE TABLE contents(file INTEGER NOT NULL, seq INTEGER NOT NULL, content TEXT NOT NULL, crc INTEGER NOT NULL,"
+    " PRIMARY KEY(file, seq))",
+)
+
+
+class CacheUnusable(Exception):
+    """This call runs without the cache (read-only or full location, lock held, damaged file)."""
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    id: int
+    path: str
+    key: tuple[int, int, int, int, int]  # dev, ino, size, mtime_ns, ctime_ns
+    read_ns: int
+    indexed: bool
+    facts: bytes
+    crc: int
+
+
+def remove_files(path: str) -> int:
+    """Delete the database and its side files; the bytes freed."""
+    freed = 0
+    for suffix in _SIDE_FILES:
+        try:
+            freed += os.lstat(path + suffix).st_size
+            os.unlink(path + suffix)
+        except FileNotFoundError:
+            continue
+    return freed
+
+
+def cache_bytes(path: str) -> int:
+    total = 0
+    for suffix in _SIDE_FILES:
+        try:
+            total += os.lstat(path + suffix).st_size
+        except FileNotFoundError:
+            continue
+    return total
+
+
+class Store:
+    """One open cache database. Every sqlite error surfaces as CacheUnusable or sqlite3.DatabaseError."""
+
+    def __init__(self, path: str, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self.db = connection
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str, notes: list[str]) -> "Store":
+        """Open (creating or rebuilding as needed); a damaged or foreign file is replaced with one note."""
+        try:
+            return cls._open_checked(path)
+        except _Foreign:
+            pass  # another version's cache: replaced silently, it is not damage
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError) and not _is_damage(error):
+                raise CacheUnusable(str(error)) from None
+            notes.append(f"the search cache was unreadable ({error}); it was rebuilt")
+        remove_files(path)
+        try:
+            return cls._open_checked(path)
+        except (sqlite3.DatabaseError, _Foreign) as error:
+            raise CacheUnusable(str(error)) from None
+
+    @classmethod
+    def connect(cls, path: str) -> "Store":
+        """Another connection to a cache already opened (no rebuild: a damaged file is the opener's to handle)."""
+        try:
+            return cls._open_checked(path)
+        except _Foreign:
+            raise CacheUnusable("the cache changed version meanwhile") from None
+
+    @classmethod
+    def _open_checked(cls, path: str) -> "Store":
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        except OSError as error:
+            raise CacheUnusable(f"cannot open {path}: {error.strerror}") from None
+        try:
+            info = os.fstat(fd)
+            if info.st_uid != os.geteuid():
+                raise CacheUnusable(f"{path} is not ours")
+            if info.st_mode & 0o077:
+                os.fchmod(fd, FILE_MODE)
+        except OSError as error:
+            raise CacheUnusable(f"cannot secure {path}: {error.strerror}") from None
+        finally:
+            os.close(fd)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
+        store = cls(path, db)
+        try:
+            store._prepare()
+        except BaseException:
+            db.close()
+            raise
+        return store
+
+    def _prepare(self) -> None:
+        self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        # Only a new, empty file takes it: rows of kilobytes (contents, postings) pack into 16 KiB
+        # pages with little waste and mostly without overflow pages (4 KiB pages: half empty).
+        self.db.execute(f"PRAGMA page_size={PAGE_SIZE}")
+        if self.db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # a lost tail after a power cut is a cold cache, not damage
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            self._create()
+            return
+        if "meta" not in tables:
+            raise _Foreign()
+        row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None or row[0] != SCHEMA_VERSION or not {"files", "postings", "contents"} <= tables:
+            raise _Foreign()
+
+    def _create(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            if self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                self.db.execute("ROLLBACK")  # a concurrent caller created it first
+                return self._prepare()
+            for statement in _SCHEMA:
+                self.db.execute(statement)
+            self.db.execute("INSERT INTO meta VALUES('schema', ?)", (SCHEMA_VERSION,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        try:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+        self.db.close()
+
+    # -- reading (inside one snapshot) -----------------------------------------------------
+
+    def begin_read(self) -> None:
+        self.db.execute("BEGIN")
+        self.db.execute("SELECT 1 FROM meta LIMIT 1").fetchone()  # take the snapshot now
+
+    def end_read(self) -> None:
+        if self.db.in_transaction:
+            self.db.execute("COMMIT")
+
+    def entries(self) -> dict[str, FileEntry]:
+        rows = self.db.execute(
+            "SELECT id, path, dev, ino, size, mtime_ns, ctime_ns, read_ns, indexed, facts, crc FROM files")
+        return {row[1]: FileEntry(row[0], row[1], tuple(row[2:7]), row[7], bool(row[8]), row[9], row[10])
+                for row in rows}
+
+    def postings(self, terms: list[str]) -> list[tuple[int, str, bytes, int]]:
+        marks = ",".join("?" * len(terms))
+        return self.db.execute(f"SELECT file, term, data, crc FROM postings WHERE term IN ({marks})", terms).fetchall()
+
+    def contents(self, file_id: int, seqs: list[int]) -> dict[int, tuple[str, int]]:
+        marks = ",".join("?" * len(seqs))
+        rows = self.db.execute(f"SELECT seq, content, crc FROM contents WHERE file=? AND seq IN ({marks})",
+                               [file_id, *seqs])
+        return {seq: (content, crc) for seq, content, crc in rows}
+
+    def meta(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT key, value FROM meta"))
+
+    def counts(self) -> dict[str, int]:
+        files, indexed = self.db.execute("SELECT count(*), coalesce(sum(indexed), 0) FROM files").fetchone()
+        return {"entries": files, "indexed": indexed}
+
+    def quick_check(self) -> str:
+        rows = [row[0] for row in self.db.execute("PRAGMA quick_check")]
+        return "ok" if rows == ["ok"] else "; ".join(rows[:5])
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def write(self, entries: list, meta: dict[str, str], gone: list[str] = ()) -> None:
+        """Replace the entries of these paths (each an entries.NewEntry), drop those of `gone` paths and
+        set `meta`, all or nothing."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            paths = [entry.path for entry in entries] + list(gone)
+            old = [row[0] for chunk in _chunks(paths) for row in
+                   db.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk)]
+            for chunk in _chunks(old):
+                marks = ",".join("?" * len(chunk))
+                db.execute(f"DELETE FROM postings WHERE file IN ({marks})", chunk)  # one scan per 500 files
+                db.execute(f"DELETE FROM contents WHERE file IN ({marks})", chunk)
+                db.execute(f"DELETE FROM files WHERE id IN ({marks})", chunk)
+            for entry in entries:
+                file_id = db.execute(
+                    "INSERT INTO files(path, dev, ino, size, mtime_ns, ctime_ns, read_ns, indexed, facts, crc)"
+                    " VALUES(?,?,?,?,?,?,?,?,?,?)",
+                    (entry.path, *entry.key, entry.read_ns, int(entry.indexed), entry.facts, entry.crc)).lastrowid
+                db.executemany("INSERT INTO postings VALUES(?,?,?,?)",
+                               ((term, file_id, data, crc) for term, data, crc in entry.postings))
+                db.executemany("INSERT INTO contents VALUES(?,?,?,?)",
+                               ((file_id, seq, content, crc) for seq, content, crc in entry.contents))
+            db.executemany("INSERT OR REPLACE INTO meta VALUES(?,?)", meta.items())
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+
+class _Foreign(Exception):
+    """The file is a sqlite database of another shape or version."""
+
+
+def _is_damage(error: sqlite3.OperationalError) -> bool:
+    """An OperationalError that means the bytes are wrong (rebuild), not that the place is (degrade)."""
+    text = str(error).lower()
+    return "malformed" in text or "not a database" in text or "no such table" in text or "no such column" in text
+
+
+def _chunks(items: list, size: int = 500):
+    for start in range(0, len(items), size):
+        yield items[start:start + size]

@@ -232,3 +232,24 @@ def test_concurrent_processes_share_the_cache_safely(tree, tmp_path):
     assert all(child.returncode == 0 for child in children)
     assert all(answer == expected for batch in answers for answer in batch)
     assert call(tree, environ, "cache", "verify")[1]["data"]["ok"] is True
+
+
+def test_a_cold_call_indexes_within_its_budget_and_ranks_the_rest_as_uncached(tree, tmp_path, monkeypatch):
+    """Past its indexing budget a call counts the query's terms per file (as the uncached path does):
+    the answers never change, and each later call indexes a budget's worth more until all are warm."""
+    from cortex.searchcache import loader
+
+    cjk = tree / "KNOWLEDGE" / "n3.jsonl"
+    cjk.write_text(rows("c3", word="茶") + rows("d3", word="tea 茶会"))
+    os.utime(cjk, ns=(OLD_NS, OLD_NS + 3))
+    sizes = sorted(path.stat().st_size for path in (tree / "KNOWLEDGE").iterdir())
+    monkeypatch.setattr(loader, "INDEX_BUDGET_BYTES", sizes[-1])  # room for one file per call
+    environ = env(tmp_path)
+    off = {**environ, "CORTEX_CACHE": "off"}
+    queries = (("search", "tea"), ("search", "green notes about b1 coffee tea a2 c3 d3"), ("search", "茶"),
+               ("search", "会"), ("search", "tea", "--limit", "2"), ("recall", "green tea"))
+    indexed = []
+    for argv in queries * 2:
+        assert call(tree, environ, *argv) == call(tree, off, *argv), argv
+        indexed.append(cache_status(tree, environ)["indexed"])
+    assert indexed[:4] == [1, 2, 3, 4] and set(indexed[4:]) == {4}

@@ -74,6 +74,29 @@ def index_records(records: list[CortexRecord]) -> tuple[list[int], dict[str, arr
     return lengths, {term: array(_PAIR, flat) for term, flat in pairs.items()}
 
 
+def query_postings(records: list[CortexRecord], query_terms: list[str], lone: list[str]) -> tuple[list[int], dict[str, array]]:
+    """index_records restricted to one query's terms (and its lone CJK characters): for a file this
+    call read but did not index, at about the cost of the uncached ranking's own counting."""
+    wanted = set(query_terms)
+    lengths: list[int] = []
+    pairs: dict[str, list[int]] = {}
+    for seq, record in enumerate(records):
+        text = f"{record.title} {record.content}"
+        words = terms(text)
+        lengths.append(len(words))
+        counts = Counter(words) if len(wanted) > 4 else None  # a few C-level scans beat hashing every word
+        for term in wanted:
+            count = counts[term] if counts is not None else words.count(term)
+            if count:
+                pairs.setdefault(term, []).extend((seq, count))
+        if lone and not text.isascii():
+            characters = Counter(cjk_characters(fold(text)))
+            for char in lone:
+                if characters[char]:
+                    pairs.setdefault(LONE + char, []).extend((seq, characters[char]))
+    return lengths, {term: array(_PAIR, flat) for term, flat in pairs.items()}
+
+
 def head_tuple(record: CortexRecord, length: int) -> tuple:
     return (record.id, record.type, record.title, record.created, record.updated, record.source, record.session,
             list(record.related), record.valid_from, record.valid_until, record.created_ms, record.updated_ms,
@@ -85,7 +108,7 @@ class FileFacts:
     needs (ids, token counts, validity bounds) decoded at once, the other fields per file on demand."""
 
     __slots__ = ("file_no", "path", "ids", "lengths", "bounds", "_blob", "_heads", "records", "postings", "entry_id",
-                 "indexed")
+                 "indexed", "lazy")
 
     def __init__(self, file_no: int, path: str, ids: list[str], lengths: array, bounds, blob: bytes | None,
                  heads: list[RecordHead] | None = None) -> None:
@@ -95,6 +118,7 @@ class FileFacts:
         self.postings: dict[str, array] | None = None
         self.entry_id: int | None = None  # set when taken from a trusted entry
         self.indexed = heads is not None  # fresh reads: as asked; stored entries: set by the loader
+        self.lazy = False  # read afresh past this call's indexing budget: counted per query instead
 
     def head(self, seq: int) -> RecordHead:
         if self._heads is None:

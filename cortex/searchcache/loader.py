@@ -12,19 +12,28 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from array import array
 from collections.abc import Callable, Mapping
 
-from cortex.core.corpus import (Corpus, check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
+from cortex.core.corpus import (check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
                                 pinned_files)
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
+from cortex.core.tokenize import is_lone_cjk, terms
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_pairs,
-                                        fresh_facts, full_record, index_records, new_entry, stat_key, trusted)
+                                        fresh_facts, full_record, index_records, new_entry, query_postings, stat_key,
+                                        trusted)
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.store import CacheUnusable, Store, db_path, remove_files
 
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
 FLUSH_EVERY_S = 1.0  # a cold call stores what it has read at least this often
+# Indexing a file (every term's postings) and storing it costs about as much again as reading it,
+# so a cold call over a large corpus would take twice an uncached one and a recall hook could
+# outlive its time limit. A call therefore indexes at most this much canonical text; the files past
+# it are ranked as the uncached path ranks them (the query's terms counted afresh) and are indexed
+# by the calls after it: the cache warms over a few calls, and no call costs much more than uncached.
+INDEX_BUDGET_BYTES = 24 << 20
 
 
 def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int], *, index: bool, notes: list[str]):
@@ -61,6 +70,7 @@ class CachedCorpus:
         self._gone: list[str] = []
         self._writer: Store | None = None  # a second connection: stores batches while the snapshot stays
         self._flushed_at = time.monotonic()
+        self._budget = INDEX_BUDGET_BYTES
 
     def load(self, index: bool) -> None:
         self.store.begin_read()
@@ -90,6 +100,12 @@ class CachedCorpus:
         read_ns = time.time_ns()
         key = stat_key(os.lstat(path))  # taken before the read: a change during it leaves a mismatch
         records = parse_file(path, self.root)
+        if index and key[2] > self._budget:  # past this call's budget: ranked per query, indexed by a later call
+            facts = fresh_facts(records, None, rel, file_no)
+            facts.lazy = True
+            return facts
+        if index:
+            self._budget -= key[2]
         lengths, postings = index_records(records) if index else (None, None)
         if trusted(key, read_ns, key):
             self._pending.append(new_entry(path, key, read_ns, records, lengths, postings))
@@ -127,12 +143,23 @@ class CachedCorpus:
             return self.full(rows)
 
     def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None):
+        self._count_query(query)
         everything = len(rows) == len(self.rows)
         try:
             return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
         except _DAMAGE as error:
             self._recover(error)
+            self._count_query(query)  # the files read again may be past the budget too
             return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
+
+    def _count_query(self, query: str) -> None:
+        """Token counts and this query's postings for the files read past the indexing budget."""
+        query_terms = list(dict.fromkeys(terms(query)))
+        lone = [term for term in query_terms if is_lone_cjk(term)]
+        for facts in self.facts:
+            if facts.lazy:
+                lengths, facts.postings = query_postings(facts.records, query_terms, lone)
+                facts.lengths = array("i", lengths)
 
     def _postings(self, keys: list[str]):
         stored: dict[int, FileFacts] = {}

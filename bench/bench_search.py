@@ -237,6 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("sizes must be between 3 and 50000 records (the canonical corpus limit)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("CORTEX_")}
     env["CORTEX_NOW"] = "2026-06-01T00:00:00Z"
+    env["CORTEX_CACHE"] = "off"  # the per-record path itself; bench_cache.py measures the search cache
     options.workdir.mkdir(parents=True, exist_ok=True)
     results: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "seed": options.seed,
                      "typographic_share": options.typographic_share, "corpora": {}}

@@ -14,7 +14,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from cortex.core.timestamps import MAX_MS, MIN_MS, iso_from_ms, parse_timestamp_ms
 from tests.cortex_helpers import base_env, cortex, md
@@ -188,3 +188,17 @@ def test_the_status_line_uses_the_same_boundary(tmp_path):
     assert run_cli(*base, iso_from_ms(published + 1_800_000), root=None, now=None, write=True).stdout == "mem ✓ ok 30m\n"
     stale = run_cli(*base, iso_from_ms(published + 1_800_001), root=None, now=None, write=True).stdout
     assert stale == "mem ? stale 30m (last ok)\n"
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(st.text(max_size=45), st.sampled_from(["2026-01-01", "1969-12-31T23:59:59.999Z",
+                                                                 "2026-02-30", "9999-12-31T23:59:59.999Z"])),
+                max_size=20))
+def test_the_memo_of_parsed_instants_never_changes_an_answer(values):
+    """Parsing is memoised (a corpus repeats its instants): every answer, first or repeated, is the parser's own."""
+    from cortex.core import timestamps
+
+    for value in values + values:
+        assert timestamps.parse_timestamp_ms(value) == timestamps._parse(value)
+    assert len(timestamps._MEMO) <= timestamps._MEMO_SIZE
+    assert all(len(key) <= timestamps._LONGEST for key in timestamps._MEMO)

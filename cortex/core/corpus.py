@@ -148,12 +148,14 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # json.loads would
 
 def _jsonl_row(line: str, location: str) -> dict:
     """The row with every decoded string privacy-stripped: escapes (`\\u003cprivate>`) decode into tags."""
+    escaped = "\\" in line  # one scan; most rows hold no escape, so the three scans below are skipped
     try:
         stripped = strip_private_content(line)
         decoded = _DECODER.decode(stripped)
         # Only a \u escape can decode into a character the stripped line lacks: without one (and
         # with nothing tag-like left), every decoded string is already stripped.
-        row = strip_private_json(decoded, keys=False) if "\\u" in stripped or might_hold_tags(stripped) else decoded
+        unicode_escape = escaped and "\\u" in stripped
+        row = strip_private_json(decoded, keys=False) if unicode_escape or might_hold_tags(stripped) else decoded
     except (ValueError, RecursionError):
         raise IntegrityError(f"Malformed JSONL at {location}") from None
     if not isinstance(row, dict):
@@ -177,7 +179,7 @@ def _jsonl_row(line: str, location: str) -> dict:
         if row.get(key) is not None and not isinstance(row[key], str):
             raise IntegrityError(f"JSONL {key} must be a string at {location}")
     # The raw line was already checked; only escapes can decode into forbidden characters.
-    if "\\u" in line or "\\b" in line or "\\f" in line:
+    if escaped and ("\\u" in line or "\\b" in line or "\\f" in line):
         for value in list(decoded.values()) + list(decoded.get("related") or []):
             if isinstance(value, str):
                 assert_canonical_text(value, location)

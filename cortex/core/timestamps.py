@@ -26,10 +26,28 @@ MIN_MS = (datetime(100, 1, 1, tzinfo=timezone.utc) - _EPOCH).days * _DAY_MS
 MAX_MS = ((datetime(9999, 12, 31, tzinfo=timezone.utc) - _EPOCH).days + 1) * _DAY_MS - 1
 
 
+_MEMO: dict[str, int | None] = {}  # records written together share instants: a corpus repeats them
+_MEMO_SIZE = 4096
+_LONGEST = 40  # longer than any valid timestamp: never kept
+_UNSEEN = object()
+
+
 def parse_timestamp_ms(value: object) -> int | None:
     """Milliseconds since the epoch, or None when `value` is not a valid timestamp."""
     if not isinstance(value, str):
         return None
+    found = _MEMO.get(value, _UNSEEN)
+    if found is not _UNSEEN:
+        return found
+    ms = _parse(value)
+    if len(value) <= _LONGEST:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()  # bounded and simple: the next values refill it
+        _MEMO[value] = ms
+    return ms
+
+
+def _parse(value: str) -> int | None:
     m = _TIMESTAMP.match(value)
     if not m:
         return None

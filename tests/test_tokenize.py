@@ -149,3 +149,10 @@ def test_each_latin_character_and_separator_agrees_with_the_general_algorithm_in
 @given(st.text(max_size=80))
 def test_arbitrary_text_agrees_with_the_general_algorithm(text):
     assert unicode_terms(text) == general_terms(fold(text))
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_the_ascii_fast_path_finds_the_reference_runs(text):
+    """ASCII text is split by blanking (C loops); the reference's `[a-z0-9]+` runs are the guarantee."""
+    assert unicode_terms(text) == re.findall(r"[a-z0-9]+", text.lower())

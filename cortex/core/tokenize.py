@@ -24,6 +24,7 @@ import unicodedata
 from cortex.core import unicode_tables as tables
 
 _ASCII_TERM = re.compile(r"[a-z0-9]+")
+_ASCII_BLANKS = str.maketrans({chr(code): " " for code in range(128) if not (chr(code).isdigit() or chr(code).islower())})
 _CJK_BMP = re.compile(f"[{tables.CJK_BMP}]")
 _CJK_SUPPLEMENTARY = re.compile(f"[{tables.CJK_SUPPLEMENTARY}]")
 _SIMPLE_RUN = re.compile(r"[^\W_]+")  # letters and digits: `\w` without `_`
@@ -42,7 +43,9 @@ def ascii_terms(text: str) -> list[str]:
 def unicode_terms(text: str) -> list[str]:
     """The production tokenizer; identical to `ascii_terms` on ASCII-only text."""
     if text.isascii():
-        return _ASCII_TERM.findall(text.lower())  # the reference's own code: the guarantee
+        # The reference's `[a-z0-9]+` runs, found by blanking every other ASCII character and
+        # splitting (C loops, a third faster than the pattern); tests prove the two equal.
+        return text.lower().translate(_ASCII_BLANKS).split()
     first = tables.beyond_ascii_words().search(text)
     if first is None:
         # ASCII words among typographic punctuation: folding could only change separators.

@@ -6,7 +6,7 @@ is how "a crash at any point leaves the old or the new file" is proven point by 
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable  # not typing: 6 ms of start-up for one annotation
 
 _hook: Callable[[str], None] | None = None
 

@@ -20,7 +20,8 @@ def cache(inv: Invocation) -> dict:
         raise InvalidInput(f"cache requires exactly one of: {', '.join(SUBCOMMANDS)}")
     from cortex.core.cachedir import cache_base
     from cortex.core.corpus import pinned_files
-    from cortex.searchcache.store import db_location, db_path, remove_files
+    from cortex.searchcache.location import db_location, db_path
+    from cortex.searchcache.store import remove_files
 
     root, _files = inv.loaded(pinned_files)  # the same root rules and errors as every read command
     if sub == "clear":

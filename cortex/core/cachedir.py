@@ -59,14 +59,20 @@ def private_dir(path: str) -> str | None:
     return path
 
 
+def cache_folder(environ: Mapping[str, str], kind: str, memory_root: str) -> str | None:
+    """Where the folder of cache `kind` for `memory_root` is or would be (nothing created); None when off."""
+    base = cache_base(environ)
+    return None if base is None else os.path.join(base, kind, root_key(memory_root))
+
+
 def cache_dir(environ: Mapping[str, str], kind: str, memory_root: str, *, create: bool = True) -> str | None:
     """The private folder of cache `kind` ("search", "audit") for `memory_root`, or None (no cache)."""
-    base = cache_base(environ)
-    if base is None:
+    path = cache_folder(environ, kind, memory_root)
+    if path is None:
         return None
-    path = os.path.join(base, kind, root_key(memory_root))
     if not create:
         return path if os.path.isdir(path) and not os.path.islink(path) else None
-    if private_dir(base) is None or private_dir(os.path.join(base, kind)) is None:
+    kind_dir = os.path.dirname(path)  # base/kind: each level made private in turn
+    if private_dir(os.path.dirname(kind_dir)) is None or private_dir(kind_dir) is None:
         return None
     return private_dir(path)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from cortex.core.cachedir import cache_base, cache_dir, root_key
+from cortex.core.cachedir import cache_dir, cache_folder
 
 DB_NAME = "search.sqlite"
 
@@ -21,5 +21,5 @@ def db_path(environ: Mapping[str, str], memory_root: str, *, create: bool = True
 
 def db_location(environ: Mapping[str, str], memory_root: str) -> str | None:
     """Where the database of `memory_root` is or would be (nothing created); None when caching is off."""
-    base = cache_base(environ)
-    return None if base is None else os.path.join(base, "search", root_key(memory_root), DB_NAME)
+    folder = cache_folder(environ, "search", memory_root)
+    return None if folder is None else os.path.join(folder, DB_NAME)

@@ -11,11 +11,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cortex.core.cachedir import FILE_MODE
-from cortex.searchcache.location import DB_NAME, db_location, db_path  # noqa: F401 - re-exported
 
 # Bump when the stored shape changes; byte order and marshal version are part of the blobs' meaning.
 SCHEMA_VERSION = f"cortex-search-cache/1;{sys.byteorder};marshal4"
@@ -50,26 +48,29 @@ class FileEntry:
     crc: int
 
 
+def _present_files(path: str):
+    """(name, size) of the database and each side file (WAL, shared memory, journal) that exists."""
+    for suffix in _SIDE_FILES:
+        try:
+            yield path + suffix, os.lstat(path + suffix).st_size
+        except FileNotFoundError:
+            continue
+
+
 def remove_files(path: str) -> int:
     """Delete the database and its side files; the bytes freed."""
     freed = 0
-    for suffix in _SIDE_FILES:
+    for name, size in _present_files(path):
         try:
-            freed += os.lstat(path + suffix).st_size
-            os.unlink(path + suffix)
+            os.unlink(name)
         except FileNotFoundError:
             continue
+        freed += size
     return freed
 
 
 def cache_bytes(path: str) -> int:
-    total = 0
-    for suffix in _SIDE_FILES:
-        try:
-            total += os.lstat(path + suffix).st_size
-        except FileNotFoundError:
-            continue
-    return total
+    return sum(size for _name, size in _present_files(path))
 
 
 class Store:

@@ -13,10 +13,10 @@ import os
 
 from cortex.core.safeio import UnsafeFile, open_regular
 from cortex.core.strictjson import parse_object
+from reports.report import SCHEMA_ID as SCHEMA
 
 BLOCK = 64 * 1024
 MAX_LINE_BYTES = 1 << 20
-SCHEMA = "cortex-health/v1"
 OVERALLS = ("ok", "warn", "critical", "unknown")
 
 

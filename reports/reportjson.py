@@ -12,6 +12,8 @@ import json
 import re
 from typing import Any
 
+from reports.report import SCHEMA_ID
+
 _TOP = ("schema", "ts", "overall", "counts", "thresholds", "evidence", "findings", "ok_summary", "root",
         "duration_ms", "reason")
 _OVERALL = frozenset({"ok", "warn", "critical", "unknown"})
@@ -45,7 +47,7 @@ def _need(condition: bool) -> None:
 
 def _ordered(doc: Any) -> dict[str, Any]:
     _need(type(doc) is dict and set(doc) - {"chain"} == set(_TOP))
-    _need(doc["schema"] == "cortex-health/v1" and type(doc["ts"]) is str and doc["overall"] in _OVERALL)
+    _need(doc["schema"] == SCHEMA_ID and type(doc["ts"]) is str and doc["overall"] in _OVERALL)
     counts = doc["counts"]
     _need(type(counts) is dict and list(counts) == ["critical", "warn", "ok"])
     _need(all(type(n) is int and n >= 0 for n in counts.values()))

@@ -90,8 +90,10 @@ def rank_bm25(
 
 
 def tokenized_matches(records: list[CortexRecord], query_terms: list[str],
-                      tokenizer: Callable[[str], list[str]] = default_terms) -> tuple[list[tuple], int]:
-    """(record, length, {term: tf}) for each record holding a query term, and the total length of all."""
+                      tokenizer: Callable[[str], list[str]] = default_terms,
+                      lengths: list[int] | None = None) -> tuple[list[tuple], int]:
+    """(record, length, {term: tf}) for each record holding a query term, and the total length of all;
+    `lengths`, when given, receives every record's length in order (the search cache's unindexed files)."""
     wanted = set(query_terms)
     lone = [term for term in query_terms if is_lone_cjk(term)]
     total_length = 0
@@ -100,6 +102,8 @@ def tokenized_matches(records: list[CortexRecord], query_terms: list[str],
         text = f"{record.title} {record.content}"
         words = tokenizer(text)
         total_length += len(words)
+        if lengths is not None:
+            lengths.append(len(words))
         if len(wanted) <= _COUNT_DIRECTLY:  # a few C-level scans beat hashing every word into a Counter
             frequencies = {term: n for term in wanted if (n := words.count(term))}
         else:

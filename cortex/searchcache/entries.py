@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from cortex.core.records import CortexRecord, RecordHead
+from cortex.core.search import tokenized_matches
 from cortex.core.tokenize import cjk_characters, fold, terms
 
 # The racy-file rule: an entry is trusted only when its file's mtime is at least this much
@@ -74,26 +75,17 @@ def index_records(records: list[CortexRecord]) -> tuple[list[int], dict[str, arr
     return lengths, {term: array(_PAIR, flat) for term, flat in pairs.items()}
 
 
-def query_postings(records: list[CortexRecord], query_terms: list[str], lone: list[str]) -> tuple[list[int], dict[str, array]]:
-    """index_records restricted to one query's terms (and its lone CJK characters): for a file this
-    call read but did not index, at about the cost of the uncached ranking's own counting."""
-    wanted = set(query_terms)
+def query_postings(records: list[CortexRecord], query_terms: list[str]) -> tuple[list[int], dict[str, array]]:
+    """Every record's length and one query's postings, counted by the uncached ranking itself
+    (cortex.core.search.tokenized_matches): for a file this call read but did not index. A lone
+    CJK term's count is already final there, so no LONE key is needed."""
     lengths: list[int] = []
+    matches, _total = tokenized_matches(records, query_terms, lengths=lengths)
+    place = {id(record): seq for seq, record in enumerate(records)}
     pairs: dict[str, list[int]] = {}
-    for seq, record in enumerate(records):
-        text = f"{record.title} {record.content}"
-        words = terms(text)
-        lengths.append(len(words))
-        counts = Counter(words) if len(wanted) > 4 else None  # a few C-level scans beat hashing every word
-        for term in wanted:
-            count = counts[term] if counts is not None else words.count(term)
-            if count:
-                pairs.setdefault(term, []).extend((seq, count))
-        if lone and not text.isascii():
-            characters = Counter(cjk_characters(fold(text)))
-            for char in lone:
-                if characters[char]:
-                    pairs.setdefault(LONE + char, []).extend((seq, characters[char]))
+    for record, _length, frequencies in matches:
+        for term, count in frequencies.items():
+            pairs.setdefault(term, []).extend((place[id(record)], count))
     return lengths, {term: array(_PAIR, flat) for term, flat in pairs.items()}
 
 

@@ -19,7 +19,7 @@ from cortex.core.corpus import (check_record_count, check_unique_ids, enumerate_
                                 pinned_files)
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
-from cortex.core.tokenize import is_lone_cjk, terms
+from cortex.core.tokenize import terms
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_pairs,
                                         fresh_facts, full_record, index_records, new_entry, query_postings, stat_key,
                                         trusted)
@@ -156,10 +156,9 @@ class CachedCorpus:
     def _count_query(self, query: str) -> None:
         """Token counts and this query's postings for the files read past the indexing budget."""
         query_terms = list(dict.fromkeys(terms(query)))
-        lone = [term for term in query_terms if is_lone_cjk(term)]
         for facts in self.facts:
             if facts.lazy:
-                lengths, facts.postings = query_postings(facts.records, query_terms, lone)
+                lengths, facts.postings = query_postings(facts.records, query_terms)
                 facts.lengths = array("i", lengths)
 
     def _postings(self, keys: list[str]):

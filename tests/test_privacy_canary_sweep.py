@@ -131,7 +131,9 @@ def _sweep_health(sweep: Sweep) -> None:
     family = sweep.family
     if not any(family.tree.obs.glob("*.lock")):  # the evidence family plants its own, holding spans
         stale_lock(family.tree.obs / "sweep-dead.jsonl.lock")
-    env = family.tree.env(**family.env, CORTEX_HEALTH_NOW=NOW, GITHUB_STEP_SUMMARY=str(family.base / "summary.md"))
+    # The audit's log cursors go under the tree's home too, which the file scan covers.
+    env = family.tree.env(**family.env, CORTEX_HEALTH_NOW=NOW, GITHUB_STEP_SUMMARY=str(family.base / "summary.md"),
+                          CORTEX_CACHE_DIR=str(family.tree.home / ".cache" / "cortex"))
     report, textfile = family.base / "report.json", family.base / "cortex_health.prom"
     family.extra_outputs = [report, textfile, family.base / "summary.md"]
     root = ["--root", str(family.tree.root), *(["--config", str(family.health_config)] if family.health_config else [])]
@@ -227,6 +229,7 @@ def test_no_canary_in_any_file_written(sweep: Sweep):
     files = list(written_files(roots, family.planter))
     assert any("reviewer-runs" in str(path) for path, _text in files), "the sweep wrote no reviewer run"
     assert any(path.name == "search.sqlite" and "sweep" in text for path, text in files), "no search cache was scanned"
+    assert any(path.parent.parent.name == "audit" for path, _text in files), "no audit cursor was scanned"
     found = scan_files(files, family.planter, family.base)
     assert not found, leak_report(found)
 

@@ -61,9 +61,11 @@ class CollectorSkipped:
 
 
 def as_json(value: Any) -> Any:
-    """Plain JSON data from frozen values: dataclasses, enums, tuples, mappings."""
+    """Plain JSON data from frozen values: records (named tuples, dataclasses), enums, tuples, mappings."""
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record: an object, not an array
+        return {name: as_json(item) for name, item in zip(value._fields, value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):

@@ -1,7 +1,8 @@
 """Agent-hook command (`cortex-health gate --timeout S [check flags]`): the check within a deadline, never blocking. Called by health.cli.
 
-Made for a Claude Code Stop hook. The check runs in a child process (`python -m health`,
-which publishes to memory-health.jsonl as usual) with stdin closed; the gate prints nothing
+Made for a Claude Code Stop hook. The check runs in a forked child process (the same check as
+`cortex-health --format json`, which publishes to memory-health.jsonl as usual) with stdin
+closed; the gate prints nothing
 on stdout, one summary line on stderr only when overall is not ok, and exits 0 whatever
 happens, so it never blocks the agent. Past the deadline the child's process group is
 killed and a report holding `health-check-deadline-exceeded` (warn) is published in its
@@ -12,20 +13,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
 import signal
-import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
 
 from cortex.core.numbers import ascii_decimal
 from cortex.core.safeio import write_quietly
 from health.options import Parser, UsageError, add_check_options, options_from
 from health.runoptions import Options
 
+TYPE_CHECKING = False  # typing costs the Stop hook milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any, TextIO
+
 DEFAULT_TIMEOUT_S = 10.0
 MAX_LINE = 300
+MAX_REPORT_BYTES = 16 * 1024 * 1024
 
 
 def seconds(text: str) -> float:
@@ -59,23 +64,92 @@ def without_timeout(argv: Sequence[str]) -> list[str]:
 
 
 def run_child(argv: list[str], environ: Mapping[str, str], seconds: float) -> tuple[dict | None, str | None]:
-    """The child's report, or (None, what went wrong); (None, None) means the deadline passed."""
-    command = [sys.executable, "-m", "health", *argv, "--format", "json"]
-    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             env=dict(environ), start_new_session=True)
-    try:
-        out, _ = child.communicate(timeout=seconds)
-    except subprocess.TimeoutExpired:
+    """The child's report, or (None, what went wrong); (None, None) means the deadline passed.
+
+    The check runs in a forked child in its own session (killable as a group), not a fresh
+    interpreter: a second start-up and re-import of what this process already loaded would
+    cost the Stop hook tens of milliseconds.
+    """
+    deadline = time.monotonic() + seconds
+    read_end, write_end = os.pipe()
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered may be written twice
         try:
-            os.killpg(child.pid, signal.SIGKILL)  # the group we created for this child, nothing else
-        except ProcessLookupError:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):  # closed or absent: nothing buffered
             pass
-        child.communicate()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child leaves through os._exit; its effects are tested
+        _child(argv, environ, read_end, write_end)
+    os.close(write_end)
+    try:
+        out, complete = _read_until(read_end, deadline)
+    finally:
+        os.close(read_end)
+    if not complete:
+        _kill_group(pid)
         return None, None
+    status = _reap(pid)
     try:
         return json.loads(out), None
     except ValueError:
-        return None, f"the check printed no report (exit {child.returncode})"
+        return None, f"the check printed no report (exit {status})"
+
+
+def _child(argv: list[str], environ: Mapping[str, str], read_end: int, write_end: int) -> None:
+    code = 3
+    try:
+        os.setsid()
+        os.close(read_end)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 0)  # the hook's JSON on stdin is never read
+        os.dup2(write_end, 1)
+        os.dup2(devnull, 2)
+        if environ is not os.environ:
+            os.environ.clear()
+            os.environ.update(environ)
+        from health.cli import run
+
+        with open(1, "w", encoding="utf-8", closefd=False) as out, open(2, "w", closefd=False) as err:
+            code = run([*argv, "--format", "json"], environ=os.environ, stdout=out, stderr=err)
+    except BaseException:  # noqa: BLE001 - the parent reports a child without a report
+        pass
+    finally:
+        os._exit(code)
+
+
+def _read_until(fd: int, deadline: float, limit: int = MAX_REPORT_BYTES) -> tuple[bytes, bool]:
+    """All the child prints, or (what came, False) when the deadline passes first."""
+    chunks, size = [], 0
+    while size <= limit:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+            return b"".join(chunks), False
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return b"".join(chunks), True
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"", True  # far larger than any report: not one
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)  # the session the child created, nothing else
+    except ProcessLookupError:
+        pass
+    _reap(pid)
+
+
+def _reap(pid: int) -> int:
+    """The child's exit code; one that closed its output but lingers is killed, never waited for."""
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if not done:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        done, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
 
 
 def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:

@@ -67,3 +67,32 @@ def test_no_write_is_respected_and_stdin_is_never_read(tmp_path):
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             stream.close()
     assert not health_log(root).exists()
+
+
+def test_the_gate_runs_with_its_stdout_closed(tmp_path):
+    """A hook runner may close the gate's stdout: the forked check still reports and publishes."""
+    root = copy_demo(tmp_path)
+    s.proposals_backlog(root)
+    proc = subprocess.run(f'exec "{sys.executable}" -m health gate --root "{root}" --now {NOW} >&-', shell=True,
+                          capture_output=True, text=True, env=clean_env(), cwd=REPO, timeout=60)
+    assert proc.returncode == 0 and "proposal-backlog-high" in proc.stderr
+    assert json_lines(health_log(root))[-1]["overall"] != "ok"
+
+
+def test_the_childs_output_is_read_whole_bounded_and_within_the_deadline():
+    import os
+    import time
+
+    from health.gate import _read_until
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b'{"overall": "ok"}')
+    os.close(write_end)
+    assert _read_until(read_end, time.monotonic() + 30) == (b'{"overall": "ok"}', True)
+    os.close(read_end)
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"x" * 100)
+    assert _read_until(read_end, time.monotonic() - 1) == (b"", False)  # deadline passed: nothing is awaited
+    assert _read_until(read_end, time.monotonic() + 30, limit=10) == (b"", True)  # far past any report: not one
+    os.close(write_end)
+    os.close(read_end)

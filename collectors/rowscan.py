@@ -21,6 +21,9 @@ from cortex.core.strictjson import MAX_DEPTH, parse_object
 CHUNK_BYTES = 1 << 16  # big enough that per-chunk costs vanish, small enough to keep memory flat
 # Nesting deeper than MAX_DEPTH takes MAX_DEPTH + 1 bracket pairs: a shorter line cannot.
 DEEP_LINE_BYTES = 2 * (MAX_DEPTH + 1)
+# Importing orjson costs ~5 ms (it loads uuid, zoneinfo, platform); the strict decoder reads
+# a smaller block sooner than that, so a small log (a healthy tree's) never pays the import.
+FAST_PATH_MIN_BYTES = 1 << 15
 
 
 class Sink(Protocol):
@@ -53,10 +56,12 @@ def fast_codec():
     return _CODEC[0]
 
 
-def certain_rows(lines: list[bytes], max_line_bytes: int) -> list[dict] | None:
+def certain_rows(lines: list[bytes], max_line_bytes: int, min_bytes: int = FAST_PATH_MIN_BYTES) -> list[dict] | None:
     """The rows of `lines` when the fast codec proves each is a strict object row; else None."""
+    if not lines or sum(map(len, lines)) < min_bytes:
+        return None
     codec = fast_codec()
-    if codec is None or not lines:
+    if codec is None:
         return None
     loads, dumps, error = codec
     longest = max(map(len, lines))

@@ -128,3 +128,24 @@ def test_bounded_run_ids_answer_exactly_or_say_unknown():
     assert seen.finished({"2026-11-29T10-00-09-000Z"}) == set()  # newer than anything dropped
     assert seen.finished({"2026-11-29T10-00-01-000Z"}) is None  # may have been dropped: read in full
     assert seen.finished({"odd"}) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=60), max_line_bytes=st.sampled_from([40, 1 << 20]))
+def test_the_fast_path_either_declines_or_agrees_with_the_strict_decoder(body, max_line_bytes):
+    """Small blocks skip the fast path in a scan (orjson's import costs more): prove it directly, at any size."""
+    from collectors.rowscan import certain_rows
+
+    rows = certain_rows(body, max_line_bytes, min_bytes=0)
+    if rows is not None:
+        assert rows == [parse_object(raw) for raw in body]
+        assert all(len(raw) <= max_line_bytes and isinstance(row, dict) for raw, row in zip(body, rows))
+
+
+def test_a_small_block_never_imports_the_fast_codec_and_a_large_one_takes_it():
+    from collectors.rowscan import FAST_PATH_MIN_BYTES, certain_rows
+
+    small = [b'{"a":1}'] * 10
+    assert certain_rows(small, 1 << 20) is None
+    large = [b'{"a":1}'] * (FAST_PATH_MIN_BYTES // 7 + 1)
+    assert certain_rows(large, 1 << 20) == [{"a": 1}] * len(large)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
 
 from cortex.core.numbers import ascii_decimal
 
@@ -71,6 +70,8 @@ def js_number_to_string(value: float) -> str:
         return "null"
     if value == int(value) and abs(value) < 2**53:
         return str(int(value))
+    from decimal import Decimal  # only fractions and huge numbers get here: every command would pay its import
+
     sign = "-" if value < 0 else ""
     # repr() gives the shortest round-tripping digits, exactly as ECMAScript requires.
     _, digit_tuple, exponent = Decimal(repr(abs(value))).normalize().as_tuple()

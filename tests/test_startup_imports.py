@@ -62,8 +62,8 @@ def test_cortex_commands_import_nothing_heavy(tree, tmp_path, args):  # noqa: F8
 def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     root = copy_demo(tmp_path)
     modules = modules_after("health", [*args, "--root", str(root), "--now", NOW], clean_env(), tmp_path)
-    # The gate's parent only parses and waits for its child: no check list, no collector.
-    extra = ("health.checks", "collectors") if args[0] == "gate" else ()
+    # The gate's parent only parses and waits for its forked child: no check list, no collector, no subprocess.
+    extra = ("health.checks", "collectors", "subprocess") if args[0] == "gate" else ()
     assert heavy_in(modules, extra) == []
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
-from collectors.agent_activity import AgentActivity, collect_activity
+from collectors.agent_activity import collect_activity
 from collectors.fsprobe import probe_file
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract

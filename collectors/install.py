@@ -20,7 +20,7 @@ from collectors.agent_settings import CORTEX_HOOKS, HookCommand, SettingsFile, h
 from collectors.fsprobe import file_kind
 from collectors.layout import Layout
 from collectors.text import brief
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus
 
 LIFEOS_NATIVE = "lifeos-native"
 CORTEX_NATIVE = "cortex-native"

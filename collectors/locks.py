@@ -23,7 +23,7 @@ from cortex.hot.locks import MAX_STAMP_BYTES, parse_stamp
 from collectors.jsonl import tail_rows
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import FileState
 
 EVENTS_LOG = contract.LOCKS_LOG
 TAIL_ROWS = 2000

@@ -8,7 +8,6 @@ from collections import namedtuple
 
 from collectors.logcursor import scan_log
 from collectors.layout import Layout
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
 

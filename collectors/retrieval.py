@@ -12,7 +12,7 @@ from collectors.logcursor import scan_log
 from collectors.layout import Layout
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
+from collectors.evidence import as_json
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
 from cortex.layout import RETRIEVALS_LOG as LOG_NAME
 

@@ -14,7 +14,6 @@ from collectors.reviewer_rows import RowClass, classify
 from cortex.evidencerows import is_count
 from collectors.text import brief
 from collectors.jsonl import json_object, tail_rows
-from collectors.evidence import EvidenceStatus, FileState
 
 TAIL_ROWS = 50
 DEFAULT_TURN_THRESHOLD = 8

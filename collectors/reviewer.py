@@ -17,7 +17,7 @@ from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_fai
 from cortex.reviewrows import run_id_ms
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
+from collectors.evidence import EvidenceStatus, FileState, as_json
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
 
 HISTORY = 5

@@ -20,7 +20,7 @@ from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import FileState
 
 STARTS_LOG = contract.REVIEWER_STARTS_LOG
 FIRES_LOG = contract.REVIEWER_FIRES_LOG

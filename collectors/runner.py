@@ -7,7 +7,7 @@ raises becomes CollectorFailure evidence and the others still run.
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from collectors.layout import Layout

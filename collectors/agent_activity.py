@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.fsprobe import describe_os_error
 from cortex.core.safeio import UnsafeFile, tail_lines
@@ -25,12 +25,12 @@ TAIL_BYTES = 4 << 20
 MAX_TURNS = 200  # newest user-turn timestamps kept (evidence goes into every health-log line)
 
 
-@dataclass(frozen=True)
-class AgentActivity:
-    folder: FileState
-    files_scanned: int = 0
-    turns_ms: tuple[int, ...] = ()  # user turns, newest first
-    newest_file: str | None = None
+class AgentActivity(namedtuple("AgentActivity", "folder files_scanned turns_ms newest_file", defaults=(0, (), None))):
+    """folder: FileState; files_scanned: int; turns_ms: tuple[int, ...], user turns, newest first; newest_file: str |
+    None.
+    """
+
+    __slots__ = ()
 
 
 def transcript_folder(root: str, config: dict, environ) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from collectors.fsprobe import describe_os_error
 from collectors.text import brief
@@ -36,13 +36,13 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
-@dataclass(frozen=True)
-class HookCommand:
-    event: str  # UserPromptSubmit, Stop, ...
-    command: object  # as written (cut to a bounded length)
-    program: str | None  # the program word, variables expanded; None when it cannot be told
-    words: tuple[str, ...]  # the words after the program
-    problem: str | None  # why the program cannot be told
+class HookCommand(namedtuple("HookCommand", "event command program words problem")):
+    """event: str, UserPromptSubmit, Stop, ...; command: object, as written (cut to a bounded length); program: str |
+    None, the program word, variables expanded; None when it cannot be told; words: tuple[str, ...], the words after
+    the program; problem: str | None, why the program cannot be told.
+    """
+
+    __slots__ = ()
 
     @property
     def cortex_hook(self) -> str | None:
@@ -56,13 +56,13 @@ class HookCommand:
         return None
 
 
-@dataclass(frozen=True)
-class SettingsFile:
-    file: FileState
-    problem: str | None = None  # why the content cannot be used (not JSON, not an object)
-    commands: tuple[HookCommand, ...] = ()
-    env: tuple[tuple[str, str], ...] = ()  # the `env` block's string values
-    strings: tuple[str, ...] = ()  # every string the file mentions (only for the intent file)
+class SettingsFile(namedtuple("SettingsFile", "file problem commands env strings", defaults=(None, (), (), ()))):
+    """file: FileState; problem: str | None, why the content cannot be used (not JSON, not an object); commands:
+    tuple[HookCommand, ...]; env: tuple[tuple[str, str], ...], the `env` block's string values; strings: tuple[str,
+    ...], every string the file mentions (only for the intent file).
+    """
+
+    __slots__ = ()
 
     @property
     def usable(self) -> bool:

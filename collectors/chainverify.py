@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 from cortex.core.safeio import open_regular
 from collectors.healthchain import Checkpoint, link_of, sha256_hex
@@ -23,39 +23,49 @@ MAX_LINE_BYTES = 1 << 20
 MAX_LISTED = 20
 
 
-@dataclass(frozen=True)
-class Break:
-    line: int  # 1-based number of the line named as broken
-    kind: str  # edited | inserted | deleted | reordered | truncated
-    message: str
+class Break(namedtuple("Break", "line kind message")):
+    """line: int, 1-based number of the line named as broken; kind: str, edited | inserted | deleted | reordered |
+    truncated; message: str.
+    """
+
+    __slots__ = ()
 
 
-@dataclass
 class Walk:
-    """Where the scan stands; after it, the state of the log's end."""
+    """Where the scan stands; after it, the state of the log's end (mutable: the verifier moves it along)."""
 
-    lines: int = 0  # lines seen so far (numbers continue from a checkpoint)
-    offset: int = 0
-    seq: int | None = None  # seq of the newest chained line
-    head: str | None = None  # its hash
-    head_line: int = 0
-    head_start: int = 0
-    last: str | None = None  # hash of the newest line of any kind
-    last_start: int = 0
-    before_last: str | None = None
-    ends_with_newline: bool = True
+    __slots__ = ("lines", "offset", "seq", "head", "head_line", "head_start", "last", "last_start", "before_last",
+                 "ends_with_newline")
+
+    def __init__(self, lines: int = 0, offset: int = 0, seq: int | None = None, head: str | None = None,
+                 head_line: int = 0, head_start: int = 0, last: str | None = None, last_start: int = 0,
+                 before_last: str | None = None, ends_with_newline: bool = True) -> None:
+        self.lines = lines  # lines seen so far (numbers continue from a checkpoint)
+        self.offset = offset
+        self.seq = seq  # seq of the newest chained line
+        self.head = head  # its hash
+        self.head_line = head_line
+        self.head_start = head_start
+        self.last = last  # hash of the newest line of any kind
+        self.last_start = last_start
+        self.before_last = before_last
+        self.ends_with_newline = ends_with_newline
 
 
-@dataclass
 class Verification:
-    walk: Walk
-    mode: str  # full | incremental
-    first_line: int  # first line verified (1 in full mode)
-    broken: Break | None = None
-    unchained: list[int] = field(default_factory=list)  # first MAX_LISTED lines after the start that lack a chain
-    unchained_total: int = 0
-    checkpoint_behind: int = 0  # chained lines after the checkpoint's head
-    torn: bool = False  # the log ends inside a line (an append in progress, or a cut)
+    """What a verification found; the verifier fills it in as it reads (mutable)."""
+
+    __slots__ = ("walk", "mode", "first_line", "broken", "unchained", "unchained_total", "checkpoint_behind", "torn")
+
+    def __init__(self, walk: Walk, mode: str, first_line: int) -> None:
+        self.walk = walk
+        self.mode = mode  # full | incremental
+        self.first_line = first_line  # first line verified (1 in full mode)
+        self.broken: Break | None = None
+        self.unchained: list[int] = []  # first MAX_LISTED lines after the start that lack a chain
+        self.unchained_total = 0
+        self.checkpoint_behind = 0  # chained lines after the checkpoint's head
+        self.torn = False  # the log ends inside a line (an append in progress, or a cut)
 
     @property
     def intact(self) -> bool:

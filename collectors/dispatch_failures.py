@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.layout import Layout
 from cortex import layout as contract
@@ -23,18 +23,18 @@ MAX_RUNS = 50
 MAX_FILE_BYTES = 4 << 20
 
 
-@dataclass(frozen=True)
-class KeptFailures:
-    run_id: str
-    items: int | None  # None when the file cannot be read (it still counts: never green)
-    codes: tuple[str, ...]
+class KeptFailures(namedtuple("KeptFailures", "run_id items codes")):
+    """run_id: str; items: int | None, None when the file cannot be read (it still counts: never green); codes:
+    tuple[str, ...].
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class DispatchFailuresEvidence:
-    status: EvidenceStatus
-    folder: FileState
-    runs: tuple[KeptFailures, ...]  # newest first
+class DispatchFailuresEvidence(namedtuple("DispatchFailuresEvidence", "status folder runs")):
+    """status: EvidenceStatus; folder: FileState; runs: tuple[KeptFailures, ...], newest first."""
+
+    __slots__ = ()
 
 
 def kept(path: str, run_id: str) -> KeptFailures:

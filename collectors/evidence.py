@@ -5,10 +5,9 @@ what it could read. Stdlib only. Nothing here decides a severity.
 """
 from __future__ import annotations
 
-import dataclasses
 import enum
+from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 
@@ -23,41 +22,41 @@ class EvidenceStatus(str, enum.Enum):
     SKIPPED = "skipped"  # not run: the operator left it out (--only / --skip)
 
 
-@dataclass(frozen=True)
-class MalformedLine:
-    line: int
-    reason: str
+class MalformedLine(namedtuple("MalformedLine", "line reason")):
+    """line: int; reason: str."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class FileState:
-    """Where a collector looked and whether it could read it (`reason` says why not)."""
+class FileState(namedtuple("FileState", "path status reason", defaults=(None,))):
+    """Where a collector looked and whether it could read it (`reason` says why not).
 
-    path: str
-    status: EvidenceStatus
-    reason: str | None = None
+    path: str; status: EvidenceStatus; reason: str | None.
+    """
+
+    __slots__ = ()
 
     @property
     def readable(self) -> bool:
         return self.status in (EvidenceStatus.OK, EvidenceStatus.MALFORMED)
 
 
-@dataclass(frozen=True)
-class CollectorFailure:
-    """Evidence of a collector that raised: the evaluator turns it into `<name>-collector-error`."""
+class CollectorFailure(namedtuple("CollectorFailure", "collector error status", defaults=(EvidenceStatus.ERROR,))):
+    """Evidence of a collector that raised: the evaluator turns it into `<name>-collector-error`.
 
-    collector: str
-    error: str
-    status: EvidenceStatus = EvidenceStatus.ERROR
+    collector: str; error: str; status: EvidenceStatus.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class CollectorSkipped:
-    """Evidence of a collector the operator left out: judged by no rule, shown in the report."""
+class CollectorSkipped(namedtuple("CollectorSkipped", "collector reason status", defaults=(EvidenceStatus.SKIPPED,))):
+    """Evidence of a collector the operator left out: judged by no rule, shown in the report.
 
-    collector: str
-    reason: str
-    status: EvidenceStatus = EvidenceStatus.SKIPPED
+    collector: str; reason: str; status: EvidenceStatus.
+    """
+
+    __slots__ = ()
 
 
 def as_json(value: Any) -> Any:
@@ -66,7 +65,9 @@ def as_json(value: Any) -> Any:
         return value.value
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record: an object, not an array
         return {name: as_json(item) for name, item in zip(value._fields, value)}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if hasattr(type(value), "__dataclass_fields__"):  # a dataclass instance, until every record is a named tuple
+        import dataclasses  # not at import: the module costs every command ~6 ms
+
         return {f.name: as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {str(key): as_json(item) for key, item in value.items()}

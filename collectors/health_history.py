@@ -8,7 +8,7 @@ key in a published line is its own link.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.fsprobe import describe_os_error, probe_file
 from collectors.layout import Layout
@@ -17,24 +17,19 @@ from collectors.chainverify import verify
 from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
 
 
-@dataclass(frozen=True)
-class HealthHistoryEvidence:
-    status: EvidenceStatus
-    file: FileState
-    checkpoint_path: str
-    checkpoint: str  # ok | missing | the reason it cannot be used
-    checkpoint_seq: int | None = None
-    mode: str | None = None  # full | incremental
-    verified_from_line: int | None = None
-    lines: int | None = None
-    head_seq: int | None = None  # None: no chained line yet
-    broken_line: int | None = None
-    broken_kind: str | None = None  # edited | inserted | deleted | reordered | truncated
-    broken_reason: str | None = None
-    unchained_lines: tuple[int, ...] = ()
-    unchained_total: int = 0
-    checkpoint_behind: int = 0
-    torn: bool = False
+class HealthHistoryEvidence(namedtuple(
+        "HealthHistoryEvidence", "status file checkpoint_path checkpoint checkpoint_seq mode verified_from_line "
+        "lines head_seq broken_line broken_kind broken_reason unchained_lines "
+        "unchained_total checkpoint_behind torn",
+        defaults=(None, None, None, None, None, None, None, None, (), 0, 0, False))):
+    """status: EvidenceStatus; file: FileState; checkpoint_path: str; checkpoint: str, ok | missing | the reason it
+    cannot be used; checkpoint_seq: int | None; mode: str | None, full | incremental; verified_from_line: int |
+    None; lines: int | None; head_seq: int | None, None: no chained line yet; broken_line: int | None; broken_kind:
+    str | None, edited | inserted | deleted | reordered | truncated; broken_reason: str | None; unchained_lines:
+    tuple[int, ...]; unchained_total: int; checkpoint_behind: int; torn: bool.
+    """
+
+    __slots__ = ()
 
 
 def collect(layout: Layout) -> HealthHistoryEvidence:

@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import asdict, dataclass
+from collections import namedtuple
 
 from cortex import layout as contract
 from cortex.evidencerows import is_count
@@ -55,17 +55,17 @@ def splice(report_json: str, seq: int, prev: str) -> str:
     return f'{text[:-1]},"chain":{{"seq":{seq},"prev":"{prev}"}}}}'
 
 
-@dataclass(frozen=True)
-class Checkpoint:
-    seq: int  # sequence number of the head line
-    head: str  # SHA-256 of the head line's bytes (newline included)
-    ts: str  # the time of the run that appended it (the report's ts)
-    line: int  # 1-based line number of the head line
-    start: int  # byte offset where the head line starts
-    end: int  # byte offset just after its newline (the log's size after that append)
+class Checkpoint(namedtuple("Checkpoint", "seq head ts line start end")):
+    """seq: int, sequence number of the head line; head: str, SHA-256 of the head line's bytes (newline included); ts:
+    str, the time of the run that appended it (the report's ts); line: int, 1-based line number of the head line;
+    start: int, byte offset where the head line starts; end: int, byte offset just after its newline (the log's size
+    after that append).
+    """
+
+    __slots__ = ()
 
     def text(self) -> str:
-        return json.dumps({"schema": CHECKPOINT_SCHEMA, **asdict(self)}, separators=(",", ":")) + "\n"
+        return json.dumps({"schema": CHECKPOINT_SCHEMA, **self._asdict()}, separators=(",", ":")) + "\n"
 
 
 def parse_checkpoint(data: bytes) -> Checkpoint | str:

@@ -9,9 +9,9 @@ the end (bounded), so their size never matters.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
-from collectors.agent_activity import AgentActivity, collect_activity
+from collectors.agent_activity import collect_activity
 from collectors.fsprobe import probe_file
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
@@ -40,28 +40,27 @@ def memory_system_write(updated_by: object) -> bool:
     return isinstance(updated_by, str) and (updated_by == "MemorySystem.add" or updated_by.startswith("cortex-remember"))
 
 
-@dataclass(frozen=True)
-class Beat:
-    file: FileState
-    at_ms: int | None = None
-    raw: object = None  # the value that should have been a timestamp
-    problem: str | None = None  # why the file's content gives no time
+class Beat(namedtuple("Beat", "file at_ms raw problem", defaults=(None, None, None))):
+    """file: FileState; at_ms: int | None; raw: object, the value that should have been a timestamp; problem: str |
+    None, why the file's content gives no time.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class HookBeat:
-    hook: str
-    registered: bool
-    heartbeat: Beat
+class HookBeat(namedtuple("HookBeat", "hook registered heartbeat")):
+    """hook: str; registered: bool; heartbeat: Beat."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class HeartbeatEvidence:
-    status: EvidenceStatus  # that of the transcript folder: activity is what hooks are judged against
-    surface: Beat
-    newest_write: Beat  # the newest memory-system write in the tail of memory-writes.jsonl
-    hooks: tuple[HookBeat, ...]
-    activity: AgentActivity
+class HeartbeatEvidence(namedtuple("HeartbeatEvidence", "status surface newest_write hooks activity")):
+    """status: EvidenceStatus, that of the transcript folder: activity is what hooks are judged against; surface: Beat;
+    newest_write: Beat, the newest memory-system write in the tail of memory-writes.jsonl; hooks: tuple[HookBeat,
+    ...]; activity: AgentActivity.
+    """
+
+    __slots__ = ()
 
 
 def surface_beat(layout: Layout) -> Beat:

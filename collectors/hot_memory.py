@@ -6,7 +6,7 @@ entries the next curation write would silently drop.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
@@ -20,36 +20,32 @@ MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
 
 
-@dataclass(frozen=True)
-class Markers:
-    begins: int
-    ends: int
-    inverted: bool
-    ok: bool
+class Markers(namedtuple("Markers", "begins ends inverted ok")):
+    """begins: int; ends: int; inverted: bool; ok: bool."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class DroppedEntry:
-    entry: str
-    reason: str
+class DroppedEntry(namedtuple("DroppedEntry", "entry reason")):
+    """entry: str; reason: str."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class HotFile:
-    label: str
-    file: FileState
-    markers: Markers | None = None
-    valid_entries: int | None = None
-    cap_entries: int | None = None
-    chars_used: int | None = None
-    dropped: tuple[DroppedEntry, ...] = ()
-    dropped_total: int = 0
+class HotFile(namedtuple(
+        "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total",
+        defaults=(None, None, None, None, (), 0))):
+    """label: str; file: FileState; markers: Markers | None; valid_entries: int | None; cap_entries: int | None;
+    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class HotMemoryEvidence:
-    status: EvidenceStatus
-    files: tuple[HotFile, ...]
+class HotMemoryEvidence(namedtuple("HotMemoryEvidence", "status files")):
+    """status: EvidenceStatus; files: tuple[HotFile, ...]."""
+
+    __slots__ = ()
 
 
 def read_hot_file(label: str, path: str) -> HotFile:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
@@ -28,22 +28,18 @@ _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 ABSENT, NO_INDEX, VERIFIED, MISMATCH, INVALID = "absent", "no-index-v1", "verified", "mismatch", "invalid"
 
 
-@dataclass(frozen=True)
-class IndexEvidence:
-    status: EvidenceStatus
-    verdict: str  # absent | no-index-v1 | verified | mismatch | invalid
-    manifest: str
-    policy: str
-    problem: str | None = None
-    index_path: str | None = None
-    canonical_sha256: str | None = None  # measured
-    manifest_canonical_sha256: object = None
-    index_sha256: str | None = None  # measured
-    manifest_index_sha256: object = None
-    index_bytes: int | None = None
-    records: int | None = None
-    indexed_at: object = None
-    indexed_at_ms: int | None = None
+class IndexEvidence(namedtuple(
+        "IndexEvidence", "status verdict manifest policy problem index_path canonical_sha256 "
+        "manifest_canonical_sha256 index_sha256 manifest_index_sha256 index_bytes records "
+        "indexed_at indexed_at_ms",
+        defaults=(None, None, None, None, None, None, None, None, None, None))):
+    """status: EvidenceStatus; verdict: str, absent | no-index-v1 | verified | mismatch | invalid; manifest: str;
+    policy: str; problem: str | None; index_path: str | None; canonical_sha256: str | None, measured;
+    manifest_canonical_sha256: object; index_sha256: str | None, measured; manifest_index_sha256: object;
+    index_bytes: int | None; records: int | None; indexed_at: object; indexed_at_ms: int | None.
+    """
+
+    __slots__ = ()
 
 
 def read_json_object(path: str, anchor: str, limit: int) -> dict | str:

@@ -13,14 +13,14 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from collectors.agent_settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
 from collectors.fsprobe import file_kind
 from collectors.layout import Layout
 from collectors.text import brief
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus
 
 LIFEOS_NATIVE = "lifeos-native"
 CORTEX_NATIVE = "cortex-native"
@@ -34,52 +34,46 @@ REGISTERED_HOOK_FILES = ("MemoryTurnStart.hook.ts", "MemoryReviewFire.hook.ts", 
 SUBAGENT_FLAGS = ("CORTEX_SUBAGENT", "CLAUDE_CODE_FORK_SUBAGENT")
 
 
-@dataclass(frozen=True)
-class FilePresence:
-    name: str
-    path: str
-    present: bool
-    reason: str | None = None  # why a path that exists does not count
+class FilePresence(namedtuple("FilePresence", "name path present reason", defaults=(None,))):
+    """name: str; path: str; present: bool; reason: str | None, why a path that exists does not count."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Registration:
-    hook: str  # a hook file name or a cortex hook command
-    live: bool  # registered in the effective settings.json
-    intended: bool  # named in settings.system.json
+class Registration(namedtuple("Registration", "hook live intended")):
+    """hook: str, a hook file name or a cortex hook command; live: bool, registered in the effective settings.json;
+    intended: bool, named in settings.system.json.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class ResolvedCommand:
-    """A hook command reduced to its program (the full text may carry secrets: it stays out of evidence)."""
+class ResolvedCommand(namedtuple("ResolvedCommand", "event program resolved reason")):
+    """A hook command reduced to its program (the full text may carry secrets: it stays out of evidence).
 
-    event: str
-    program: str | None
-    resolved: str | None  # the executable the hook would run, None when it does not resolve
-    reason: str | None  # why it does not resolve
+    event: str; program: str | None; resolved: str | None, the executable the hook would run, None when it does not
+    resolve; reason: str | None, why it does not resolve.
+    """
 
-
-@dataclass(frozen=True)
-class SubagentFlag:
-    variable: str
-    value: object
-    where: str  # "settings.json env" or "hook environment"
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class InstallEvidence:
-    status: EvidenceStatus  # that of settings.json
-    kind: str
-    kind_reason: str
-    settings: FileState
-    settings_problem: str | None  # why a readable settings.json cannot be used
-    system: FileState
-    system_problem: str | None
-    hook_files: tuple[FilePresence, ...]
-    tool_files: tuple[FilePresence, ...]
-    registrations: tuple[Registration, ...]
-    commands: tuple[ResolvedCommand, ...]
-    subagent_flags: tuple[SubagentFlag, ...]
+class SubagentFlag(namedtuple("SubagentFlag", "variable value where")):
+    """variable: str; value: object; where: str, "settings.json env" or "hook environment"."""
+
+    __slots__ = ()
+
+
+class InstallEvidence(namedtuple(
+        "InstallEvidence", "status kind kind_reason settings settings_problem system system_problem hook_files "
+        "tool_files registrations commands subagent_flags")):
+    """status: EvidenceStatus, that of settings.json; kind: str; kind_reason: str; settings: FileState;
+    settings_problem: str | None, why a readable settings.json cannot be used; system: FileState; system_problem:
+    str | None; hook_files: tuple[FilePresence, ...]; tool_files: tuple[FilePresence, ...]; registrations:
+    tuple[Registration, ...]; commands: tuple[ResolvedCommand, ...]; subagent_flags: tuple[SubagentFlag, ...].
+    """
+
+    __slots__ = ()
 
 
 def presence(directory: str, name: str) -> FilePresence:

@@ -10,8 +10,8 @@ costs constant memory.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from cortex import layout as contract
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded, tail_lines
@@ -26,14 +26,13 @@ MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20
 
 
-@dataclass(frozen=True)
-class LogScan:
-    """What one pass over a JSONL file found (the rows themselves went to the visitor)."""
+class LogScan(namedtuple("LogScan", "file rows malformed malformed_total", defaults=(0, (), 0))):
+    """What one pass over a JSONL file found (the rows themselves went to the visitor).
 
-    file: FileState
-    rows: int = 0
-    malformed: tuple[MalformedLine, ...] = ()
-    malformed_total: int = 0
+    file: FileState; rows: int; malformed: tuple[MalformedLine, ...]; malformed_total: int.
+    """
+
+    __slots__ = ()
 
     @property
     def status(self) -> EvidenceStatus:

@@ -9,30 +9,46 @@ the audit shares.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections import namedtuple
 from functools import cached_property
+from types import MappingProxyType
 
 from collectors.agent_settings import SettingsFile, live_settings
 from collectors.jsonl import review_config
 from collectors.paths import HEALTH_LOG_NAME, resolve_root
 from cortex import layout as contract
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 __all__ = ["HEALTH_LOG_NAME", "Layout", "resolve_root"]
 
+_PATHS = 6  # root .. hot_files: what identifies a Layout (equality, hash, repr); environ and cursors do not
 
-@dataclass(frozen=True)
-class Layout:
-    root: str
-    memory: str  # M
-    observability: str  # O
-    policy: str
-    manifest: str
-    hot_files: tuple[tuple[str, str], ...]  # (label, path)
-    # the auditor's environment (PATH, HOME, subagent flags): injected, never read globally
-    environ: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
-    # the private folder of this tree's log cursors (collectors.logcursor); None reads every log in full
-    cursors: str | None = field(default=None, compare=False, repr=False)
+
+class Layout(namedtuple("Layout", "root memory observability policy manifest hot_files environ cursors",
+                        defaults=(MappingProxyType({}), None))):
+    """The audited tree's paths, the auditor's environment and where its log cursors live.
+
+    root, memory (M), observability (O), policy, manifest: str; hot_files: tuple[tuple[str, str], ...] of
+    (label, path); environ: Mapping[str, str], the auditor's environment (PATH, HOME, subagent flags), injected,
+    never read globally; cursors: str | None, the private folder of this tree's log cursors (collectors.logcursor),
+    None reads every log in full. No __slots__: the cached readings below live in the instance's __dict__.
+    """
+
+    # Equality, hash and repr leave out environ (it may hold secrets, and a dict cannot be hashed) and cursors.
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Layout) and self[:_PATHS] == other[:_PATHS]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:_PATHS])
+
+    def __repr__(self) -> str:
+        return "Layout(" + ", ".join(f"{name}={value!r}" for name, value in zip(self._fields[:_PATHS], self)) + ")"
 
     @classmethod
     def for_root(cls, root: str, manifest: str | None = None, environ: Mapping[str, str] | None = None) -> "Layout":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import socket
 import stat
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.layout import Layout
 from cortex import layout as contract
@@ -23,31 +23,28 @@ from cortex.hot.locks import MAX_STAMP_BYTES, parse_stamp
 from collectors.jsonl import tail_rows
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import FileState
 
 EVENTS_LOG = contract.LOCKS_LOG
 TAIL_ROWS = 2000
 MAX_LOCKS = 100
 
 
-@dataclass(frozen=True)
-class LockHolder:
-    file: str  # the lock's file name
-    path: str
-    pid: object
-    host: object
-    at_ms: int | None  # the stamp's ts, else the file's mtime
-    stamped: bool  # the stamp parsed
-    holder: str  # alive | gone | unverifiable
+class LockHolder(namedtuple("LockHolder", "file path pid host at_ms stamped holder")):
+    """file: str, the lock's file name; path: str; pid: object; host: object; at_ms: int | None, the stamp's ts, else
+    the file's mtime; stamped: bool, the stamp parsed; holder: str, alive | gone | unverifiable.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class LocksEvidence:
-    status: EvidenceStatus  # that of memory-locks.jsonl
-    events_log: FileState
-    locks: tuple[LockHolder, ...]
-    contended_ms: tuple[int, ...]  # times of contended or recovered events in the log's tail
-    health_lock_held: bool | None  # None when the flock file is absent
+class LocksEvidence(namedtuple("LocksEvidence", "status events_log locks contended_ms health_lock_held")):
+    """status: EvidenceStatus, that of memory-locks.jsonl; events_log: FileState; locks: tuple[LockHolder, ...];
+    contended_ms: tuple[int, ...], times of contended or recovered events in the log's tail; health_lock_held: bool
+    | None, None when the flock file is absent.
+    """
+
+    __slots__ = ()
 
 
 def lock_paths(layout: Layout) -> list[str]:

@@ -6,7 +6,7 @@ below it; health.layouts uses `nearby_tree` for its usage error. Looks only at f
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
@@ -15,11 +15,12 @@ from cortex.layout import LIFEOS
 MAX_ANCESTORS = 64  # a path deeper than this is not a home folder a user would pass
 
 
-@dataclass(frozen=True)
-class MemoryRootEvidence:
-    status: EvidenceStatus
-    expected: str  # ROOT/LIFEOS/MEMORY
-    nearby: str | None = None  # a .claude folder with a LIFEOS tree below or above ROOT
+class MemoryRootEvidence(namedtuple("MemoryRootEvidence", "status expected nearby", defaults=(None,))):
+    """status: EvidenceStatus; expected: str, ROOT/LIFEOS/MEMORY; nearby: str | None, a .claude folder with a LIFEOS
+    tree below or above ROOT.
+    """
+
+    __slots__ = ()
 
 
 def _holds_tree(folder: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
@@ -18,19 +18,16 @@ SUFFIXES = (".jsonl", ".log")
 MAX_NAMED = 10
 
 
-@dataclass(frozen=True)
-class ObservabilityEvidence:
-    status: EvidenceStatus
-    folder: FileState
-    files: int = 0
-    bytes: int = 0
-    oldest_mtime_ms: int | None = None
-    oldest_path: str | None = None
-    newest_mtime_ms: int | None = None
-    refused: tuple[str, ...] = ()  # logs that are symlinks or not regular files (first MAX_NAMED)
-    refused_total: int = 0
-    unreadable_dirs: tuple[str, ...] = ()
-    unreadable_dirs_total: int = 0
+class ObservabilityEvidence(namedtuple(
+        "ObservabilityEvidence", "status folder files bytes oldest_mtime_ms oldest_path newest_mtime_ms refused "
+        "refused_total unreadable_dirs unreadable_dirs_total",
+        defaults=(0, 0, None, None, None, (), 0, (), 0))):
+    """status: EvidenceStatus; folder: FileState; files: int; bytes: int; oldest_mtime_ms: int | None; oldest_path: str
+    | None; newest_mtime_ms: int | None; refused: tuple[str, ...], logs that are symlinks or not regular files
+    (first MAX_NAMED); refused_total: int; unreadable_dirs: tuple[str, ...]; unreadable_dirs_total: int.
+    """
+
+    __slots__ = ()
 
 
 class _Tally:

@@ -4,23 +4,20 @@ Called through the check list (health.checks). Pending means `status` is exactly
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.logcursor import scan_log
 from collectors.layout import Layout
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
 
 
-@dataclass(frozen=True)
-class ProposalEvidence:
-    status: EvidenceStatus
-    log: FileState
-    rows: int
-    pending: int
-    malformed: tuple[MalformedLine, ...]
-    malformed_total: int
+class ProposalEvidence(namedtuple("ProposalEvidence", "status log rows pending malformed malformed_total")):
+    """status: EvidenceStatus; log: FileState; rows: int; pending: int; malformed: tuple[MalformedLine, ...];
+    malformed_total: int.
+    """
+
+    __slots__ = ()
 
 
 class PendingCount:

@@ -6,38 +6,32 @@ counts; after the first audit only what was appended, collectors.logcursor) but 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.logcursor import scan_log
 from collectors.layout import Layout
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
+from collectors.evidence import as_json
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
 from cortex.layout import RETRIEVALS_LOG as LOG_NAME
 
 
 
-@dataclass(frozen=True)
-class RetrievalRow:
-    line: int
-    ts: object
-    at_ms: int | None
-    query_hash: object
-    returned_count: object
-    duration_ms: object
-    top_score: object
-    problem: str | None  # why the row is not a valid retrieval row
+class RetrievalRow(namedtuple("RetrievalRow", "line ts at_ms query_hash returned_count duration_ms top_score problem")):
+    """line: int; ts: object; at_ms: int | None; query_hash: object; returned_count: object; duration_ms: object;
+    top_score: object; problem: str | None, why the row is not a valid retrieval row.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class RetrievalEvidence:
-    status: EvidenceStatus
-    log: FileState
-    rows: int
-    malformed: tuple[MalformedLine, ...]
-    malformed_total: int
-    latest: RetrievalRow | None
+class RetrievalEvidence(namedtuple("RetrievalEvidence", "status log rows malformed malformed_total latest")):
+    """status: EvidenceStatus; log: FileState; rows: int; malformed: tuple[MalformedLine, ...]; malformed_total: int;
+    latest: RetrievalRow | None.
+    """
+
+    __slots__ = ()
 
 
 def retrieval_row(line: int, row: dict) -> RetrievalRow:

@@ -6,7 +6,7 @@ shapes as collectors.reviewer), `turn_count_since_last_review` of O/review-state
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.layout import Layout
 from cortex import layout as contract
@@ -14,21 +14,20 @@ from collectors.reviewer_rows import RowClass, classify
 from cortex.evidencerows import is_count
 from collectors.text import brief
 from collectors.jsonl import json_object, tail_rows
-from collectors.evidence import EvidenceStatus, FileState
 
 TAIL_ROWS = 50
 DEFAULT_TURN_THRESHOLD = 8
 
 
-@dataclass(frozen=True)
-class ReviewCadenceEvidence:
-    status: EvidenceStatus  # that of reviewer-runs.jsonl
-    log: FileState
-    recent: tuple[str, ...]  # RowClass values of the newest rows, newest first
-    recent_run_ids: tuple[object, ...]
-    turns_waiting: int | None  # turn_count_since_last_review, None when unknown
-    turn_threshold: int
-    turn_threshold_source: str
+class ReviewCadenceEvidence(namedtuple(
+        "ReviewCadenceEvidence", "status log recent recent_run_ids turns_waiting turn_threshold "
+        "turn_threshold_source")):
+    """status: EvidenceStatus, that of reviewer-runs.jsonl; log: FileState; recent: tuple[str, ...], RowClass values of
+    the newest rows, newest first; recent_run_ids: tuple[object, ...]; turns_waiting: int | None,
+    turn_count_since_last_review, None when unknown; turn_threshold: int; turn_threshold_source: str.
+    """
+
+    __slots__ = ()
 
 
 def collect(layout: Layout) -> ReviewCadenceEvidence:

@@ -5,7 +5,7 @@ fields the evaluator needs and says precisely why the file is unusable when it i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.fsprobe import probe_file
 from collectors.layout import Layout
@@ -19,15 +19,15 @@ from cortex.layout import REVIEW_STATE_FILE as FILE_NAME
 MAX_STATE_BYTES = 1 << 20
 
 
-@dataclass(frozen=True)
-class ReviewStateEvidence:
-    status: EvidenceStatus
-    file: FileState
-    problem: str | None = None  # why the content is unusable
-    last_review_at: object = None
-    last_review_ms: int | None = None
-    turn_count_since_last_review: object = None
-    pending_review: object = None
+class ReviewStateEvidence(namedtuple(
+        "ReviewStateEvidence", "status file problem last_review_at last_review_ms turn_count_since_last_review "
+        "pending_review",
+        defaults=(None, None, None, None, None))):
+    """status: EvidenceStatus; file: FileState; problem: str | None, why the content is unusable; last_review_at:
+    object; last_review_ms: int | None; turn_count_since_last_review: object; pending_review: object.
+    """
+
+    __slots__ = ()
 
 
 def collect(layout: Layout) -> ReviewStateEvidence:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import deque
-from dataclasses import dataclass
+from collections import deque, namedtuple
 
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.logcursor import scan_log
@@ -18,58 +17,49 @@ from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_fai
 from cortex.reviewrows import run_id_ms
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
+from collectors.evidence import EvidenceStatus, FileState, as_json
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
 
 HISTORY = 5
 
 
-@dataclass(frozen=True)
-class LatestRow:
-    line: int
-    run_id: object
-    ts: object
-    at_ms: int | None  # ts, else the time in runId
-    classification: RowClass
-    problem: str | None
-    error: object
+class LatestRow(namedtuple("LatestRow", "line run_id ts at_ms classification problem error")):
+    """line: int; run_id: object; ts: object; at_ms: int | None, ts, else the time in runId; classification: RowClass;
+    problem: str | None; error: object.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class TerminalRow:
-    line: int
-    run_id: object
-    failed: bool
-    eat_cap: bool
-    error: object = None  # the row's `error` text (privacy-stripped, bounded), for the failing finding
+class TerminalRow(namedtuple("TerminalRow", "line run_id failed eat_cap error", defaults=(None,))):
+    """line: int; run_id: object; failed: bool; eat_cap: bool; error: object, the row's `error` text (privacy-stripped,
+    bounded), for the failing finding.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class RunDirectory:
-    run_id: str
-    path: str
-    at_ms: int
-    has_parse_error: bool
+class RunDirectory(namedtuple("RunDirectory", "run_id path at_ms has_parse_error")):
+    """run_id: str; path: str; at_ms: int; has_parse_error: bool."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class RunDirectories:
-    state: FileState
-    count: int = 0
-    unrecognised: int = 0  # entries that are not <runId> directories (symlinks included)
-    latest: RunDirectory | None = None
+class RunDirectories(namedtuple("RunDirectories", "state count unrecognised latest", defaults=(0, 0, None))):
+    """state: FileState; count: int; unrecognised: int, entries that are not <runId> directories (symlinks included);
+    latest: RunDirectory | None.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class ReviewerEvidence:
-    status: EvidenceStatus
-    log: FileState
-    rows: int
-    malformed: tuple[MalformedLine, ...]
-    malformed_total: int
-    latest: LatestRow | None
-    history: tuple[TerminalRow, ...]
-    run_directories: RunDirectories
+class ReviewerEvidence(namedtuple(
+        "ReviewerEvidence", "status log rows malformed malformed_total latest history run_directories")):
+    """status: EvidenceStatus; log: FileState; rows: int; malformed: tuple[MalformedLine, ...]; malformed_total: int;
+    latest: LatestRow | None; history: tuple[TerminalRow, ...]; run_directories: RunDirectories.
+    """
+
+    __slots__ = ()
 
 
 def latest_row_of(line: int, row: dict) -> LatestRow:
@@ -133,7 +123,7 @@ class NewestRows:
         self.last = (first_line + len(rows) - 1, rows[-1])
 
     def latest(self) -> LatestRow | None:
-        if isinstance(self.last, tuple):
+        if self.last is not None and not isinstance(self.last, LatestRow):  # (line, row): a LatestRow is a tuple too
             self.last = latest_row_of(*self.last)
         return self.last
 

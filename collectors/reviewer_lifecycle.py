@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import socket
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.jsonl import scan_jsonl, tail_rows
 from collectors.logcursor import scan_log
@@ -20,7 +20,7 @@ from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import FileState
 
 STARTS_LOG = contract.REVIEWER_STARTS_LOG
 FIRES_LOG = contract.REVIEWER_FIRES_LOG
@@ -31,29 +31,26 @@ DEFAULT_TIMEOUT_S = 180  # the reviewer's inference_timeout_seconds default
 RUN_ID = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\Z", re.ASCII)  # the reviewer's runId form
 
 
-@dataclass(frozen=True)
-class Start:
-    run_id: str
-    at_ms: int
-    pid: object
-    host: object
-    terminal: bool  # a terminal row with this runId exists
-    holder: str | None  # alive | gone | unverifiable; None when terminal
+class Start(namedtuple("Start", "run_id at_ms pid host terminal holder")):
+    """run_id: str; at_ms: int; pid: object; host: object; terminal: bool, a terminal row with this runId exists;
+    holder: str | None, alive | gone | unverifiable; None when terminal.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Spawn:
-    at_ms: int
-    pid: object
+class Spawn(namedtuple("Spawn", "at_ms pid")):
+    """at_ms: int; pid: object."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class LifecycleEvidence:
-    status: EvidenceStatus  # that of reviewer-starts.jsonl
-    starts_log: FileState
-    starts: tuple[Start, ...]  # newest first
-    newest_spawn: Spawn | None
-    inference_timeout_ms: int
+class LifecycleEvidence(namedtuple("LifecycleEvidence", "status starts_log starts newest_spawn inference_timeout_ms")):
+    """status: EvidenceStatus, that of reviewer-starts.jsonl; starts_log: FileState; starts: tuple[Start, ...], newest
+    first; newest_spawn: Spawn | None; inference_timeout_ms: int.
+    """
+
+    __slots__ = ()
 
 
 def tail_objects(path: str, anchor: str) -> tuple[FileState, list[dict]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from itertools import repeat
 from operator import add
 from typing import Protocol
@@ -34,12 +33,14 @@ class Sink(Protocol):
         """A line that is not one strict JSON object, and why."""
 
 
-@dataclass
 class Position:
-    """Where a read stands: just past the last complete line (offset) and that line's number."""
+    """Where a read stands: just past the last complete line (offset) and that line's number (the read moves it)."""
 
-    offset: int = 0
-    lines: int = 0
+    __slots__ = ("offset", "lines")
+
+    def __init__(self, offset: int = 0, lines: int = 0) -> None:
+        self.offset = offset
+        self.lines = lines
 
 
 _CODEC: list = []  # (loads, dumps, error) or None, imported on the first chunk: start-up pays nothing

@@ -6,18 +6,18 @@ raises becomes CollectorFailure evidence and the others still run.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections import namedtuple
+from collections.abc import Sequence
 from typing import Any
 
 from collectors.layout import Layout
 from collectors.evidence import CollectorFailure, CollectorSkipped
 
 
-@dataclass(frozen=True)
-class Collector:
-    name: str  # evidence key and finding prefix (`<name>-collector-error`)
-    collect: Callable[[Layout], Any]
+class Collector(namedtuple("Collector", "name collect")):
+    """name: str, evidence key and finding prefix (`<name>-collector-error`); collect: Callable[[Layout], Any]."""
+
+    __slots__ = ()
 
 
 def run_one(collector: Collector, layout: Layout) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
@@ -18,19 +18,17 @@ from cortex.searchcache.location import db_location
 BUSY_MS = 200
 
 
-@dataclass(frozen=True)
-class SearchCacheEvidence:
-    status: EvidenceStatus  # ok (present), missing (absent or off), unreadable
-    state: str  # off | absent | present | unreadable
-    path: str | None
-    bytes: int = 0
-    entries: int = 0
-    indexed: int = 0
-    schema: str | None = None
-    written_at: str | None = None
-    written_ms: int | None = None
-    verification: dict | None = None  # the last `cortex cache verify` verdict
-    error: str | None = None
+class SearchCacheEvidence(namedtuple(
+        "SearchCacheEvidence", "status state path bytes entries indexed schema written_at written_ms verification "
+        "error",
+        defaults=(0, 0, 0, None, None, None, None, None))):
+    """status: EvidenceStatus, ok (present), missing (absent or off), unreadable; state: str, off | absent | present |
+    unreadable; path: str | None; bytes: int; entries: int; indexed: int; schema: str | None; written_at: str |
+    None; written_ms: int | None; verification: dict | None, the last `cortex cache verify` verdict; error: str |
+    None.
+    """
+
+    __slots__ = ()
 
 
 def collect(layout: Layout) -> SearchCacheEvidence:

@@ -10,13 +10,13 @@ drift apart:
            error [, dispatch_summary]
 A dispatch_summary carries `skipped_guard` and `skips` together or not at all: legacy rows
 written before the guard counted skips have neither and stay valid; exactly one is malformed.
-Integers are JSON integers (booleans are not numbers). Plain dataclasses, not pydantic, keep
-the reviewer and the collector fast.
+Integers are JSON integers (booleans are not numbers). Named tuples, not pydantic or dataclasses,
+keep the reviewer and the collector fast.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.evidencerows import is_count, is_duration
 from cortex.core.timestamps import parse_timestamp_ms
@@ -139,14 +139,10 @@ def _checked(row: dict, problem: str | None, shape: str) -> dict:
     return row
 
 
-@dataclass(frozen=True)
-class SuccessRow:
-    ts: str
-    run_id: str
-    transcript: str
-    exchanges: int
-    inference_duration_ms: float
-    dispatch_summary: dict
+class SuccessRow(namedtuple("SuccessRow", "ts run_id transcript exchanges inference_duration_ms dispatch_summary")):
+    """ts: str; run_id: str; transcript: str; exchanges: int; inference_duration_ms: float; dispatch_summary: dict."""
+
+    __slots__ = ()
 
     def as_row(self) -> dict:
         """The JSON object to append; ValueError if it breaks the shape the auditor accepts."""
@@ -156,12 +152,10 @@ class SuccessRow:
         return _checked(row, success_problem(row), "success")
 
 
-@dataclass(frozen=True)
-class SkipRow:
-    ts: str
-    run_id: str
-    transcript: str | None
-    error: str  # why the run was skipped
+class SkipRow(namedtuple("SkipRow", "ts run_id transcript error")):
+    """ts: str; run_id: str; transcript: str | None; error: str, why the run was skipped."""
+
+    __slots__ = ()
 
     def as_row(self) -> dict:
         row = {"ts": self.ts, "ok": True, "runId": self.run_id, "transcript": self.transcript, "exchanges": 0,
@@ -169,16 +163,15 @@ class SkipRow:
         return _checked(row, skip_problem(row), "skip")
 
 
-@dataclass(frozen=True)
-class FailureRow:
-    ts: str
-    run_id: str
-    transcript: str | None
-    exchanges: int
-    inference_duration_ms: float
-    parse_ok: bool | None  # False: the answer was rejected; None: parsing was never reached
-    error: str  # says "timeout" on a timeout
-    dispatch_summary: dict | None = None  # when items were dispatched
+class FailureRow(namedtuple(
+        "FailureRow", "ts run_id transcript exchanges inference_duration_ms parse_ok error dispatch_summary",
+        defaults=(None,))):
+    """ts: str; run_id: str; transcript: str | None; exchanges: int; inference_duration_ms: float; parse_ok: bool |
+    None, False: the answer was rejected; None: parsing was never reached; error: str, says "timeout" on a timeout;
+    dispatch_summary: dict | None, when items were dispatched.
+    """
+
+    __slots__ = ()
 
     def as_row(self) -> dict:
         row = {"ts": self.ts, "ok": False, "runId": self.run_id, "transcript": self.transcript,

@@ -55,6 +55,7 @@ def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, 
         layout = DenseLayout.for_root(root_of(options, environ), clock.now_ms)
     else:
         layout = resolve_layout(options, environ)
-    layout = replace(layout, cursors=cache_dir(environ, "audit", layout.root))
+    layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root)) if hasattr(layout, "_replace") \
+        else replace(layout, cursors=cache_dir(environ, "audit", layout.root))  # until DenseLayout is a named tuple too
     return Inputs(layout, name, clock, resolve_thresholds(options, environ, name),
                   LAYOUTS[name] if checks is None else checks)

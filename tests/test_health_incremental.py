@@ -11,7 +11,6 @@ import shutil
 import stat
 import subprocess
 import sys
-from dataclasses import replace
 
 import pytest
 
@@ -217,7 +216,7 @@ def test_caching_off_leaves_no_cursor(tmp_path):
 def test_collectors_resume_to_the_same_evidence(tmp_path):
     root = padded(copy_demo(tmp_path))
     layout = Layout.for_root(str(root))
-    remembered = replace(layout, cursors=str(tmp_path))
+    remembered = layout._replace(cursors=str(tmp_path))
     for module in (reviewer, retrieval, proposals):
         assert module.collect(remembered) == module.collect(layout)
         assert module.collect(remembered) == module.collect(layout)  # resumed from its cursor

@@ -15,9 +15,8 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections import deque
+from collections import deque, namedtuple
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from cortex.errors import InvalidInput
 from cortex.core.privacy import PrivateStream
@@ -38,10 +37,10 @@ class TranscriptError(InvalidInput):
     """The transcript cannot be read (missing, not a regular file, a symlink)."""
 
 
-@dataclass(frozen=True)
-class Exchange:
-    user: str
-    assistant: str
+class Exchange(namedtuple("Exchange", "user assistant")):
+    """user: str; assistant: str."""
+
+    __slots__ = ()
 
 
 def transcript_folder(root: str, configured: str | None, environ) -> str:

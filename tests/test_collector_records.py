@@ -1,0 +1,79 @@
+"""Collector records are named tuples (cheap to define at start-up): what a dataclass did for free still holds."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from collectors import reviewer
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
+from collectors.healthchain import Checkpoint, parse_checkpoint
+from collectors.layout import Layout
+from collectors.reviewer_rows import RowClass
+from tests.health_support import copy_demo, jsonl, obs
+
+TS = "2026-11-29T11:00:00Z"
+RUN = "2026-11-29T11-00-00-000Z"
+
+
+def test_records_are_frozen():
+    state = FileState("/x", EvidenceStatus.OK)
+    with pytest.raises(AttributeError):
+        state.status = EvidenceStatus.MISSING  # type: ignore[misc]
+    assert state.reason is None and state.readable
+
+
+def test_records_become_json_objects_nested_ones_included():
+    scan = reviewer.RunDirectories(FileState("/o/runs", EvidenceStatus.OK), 1, 0,
+                                   reviewer.RunDirectory(RUN, "/o/runs/" + RUN, 5, False))
+    assert as_json(scan) == {"state": {"path": "/o/runs", "status": "ok", "reason": None}, "count": 1,
+                             "unrecognised": 0, "latest": {"run_id": RUN, "path": "/o/runs/" + RUN, "at_ms": 5,
+                                                           "has_parse_error": False}}
+    assert as_json((MalformedLine(3, "bad"),)) == [{"line": 3, "reason": "bad"}]
+
+
+def test_the_checkpoint_line_keeps_its_bytes():
+    point = Checkpoint(7, "a" * 64, TS, 9, 100, 180)
+    assert point.text() == ('{"schema":"cortex-health-checkpoint/v1","seq":7,"head":"' + "a" * 64
+                            + '","ts":"2026-11-29T11:00:00Z","line":9,"start":100,"end":180}\n')
+    assert parse_checkpoint(point.text().encode()) == point
+
+
+def test_a_layout_leaves_its_environment_and_cursors_out_of_equality_hash_and_repr(tmp_path):
+    layout = Layout.for_root(str(tmp_path), environ={"API_TOKEN": "s3cret-value"})
+    remembered = layout._replace(cursors=str(tmp_path / "cursors"))
+    assert remembered.cursors == str(tmp_path / "cursors") and remembered.environ == {"API_TOKEN": "s3cret-value"}
+    assert remembered == layout and not remembered != layout and hash(remembered) == hash(layout)
+    assert layout != Layout.for_root(str(tmp_path / "other"))
+    assert "s3cret-value" not in repr(layout) and "cursors" not in repr(remembered)
+    assert Layout(*layout[:6]).environ == {}  # the default is an empty read-only mapping, never a shared dict
+
+
+def test_a_layout_reads_settings_once(tmp_path):
+    (tmp_path / "settings.json").write_text("{}")
+    layout = Layout.for_root(str(tmp_path))
+    assert layout.settings is layout.settings and layout.settings.usable
+
+
+def test_a_remembered_latest_row_is_handed_back_as_it_was(tmp_path):
+    rows = reviewer.NewestRows()
+    rows.rows(1, [{"ts": TS, "runId": RUN, "ok": True}])
+    judged = rows.latest()
+    assert isinstance(judged, reviewer.LatestRow) and judged.classification is not None
+    state = json.loads(json.dumps(rows.state()))
+    assert isinstance(state["latest"], dict) and all(isinstance(row, dict) for row in state["history"])
+    restored = reviewer.NewestRows()
+    restored.restore(state)
+    assert restored.latest() == judged and restored.history() == rows.history()
+    assert isinstance(restored.latest().classification, RowClass)
+
+
+def test_reviewer_evidence_after_a_remembered_audit_matches_a_full_read(tmp_path):
+    root = copy_demo(tmp_path)
+    log = obs(root) / "reviewer-runs.jsonl"
+    log.write_text(jsonl([{"ts": TS, "runId": RUN, "ok": True}]))
+    layout = Layout.for_root(str(root))._replace(cursors=str(tmp_path / "cursors"))
+    first = reviewer.collect(layout)
+    with log.open("a") as handle:
+        handle.write(jsonl([{"ts": TS, "runId": RUN, "ok": False, "error": "boom"}]))
+    assert reviewer.collect(layout) == reviewer.collect(layout._replace(cursors=None)) != first

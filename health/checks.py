@@ -8,7 +8,7 @@ the gate come last (health.catalogue.run.OUTCOMES).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections import namedtuple
 
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
@@ -67,13 +67,13 @@ from health.rules.dense_context import references as dc_references_rule
 from health.rules.dense_context import structure as dc_structure_rule
 
 
-@dataclass(frozen=True)
-class CheckRow:
-    """One collector, the rule that judges its evidence, and the catalogue entries of that rule's ids."""
+class CheckRow(namedtuple("CheckRow", "collector judge entries")):
+    """One collector, the rule that judges its evidence, and the catalogue entries of that rule's ids.
 
-    collector: Collector
-    judge: Judge
-    entries: tuple[Check, ...]
+    collector: Collector; judge: Judge; entries: tuple[Check, ...].
+    """
+
+    __slots__ = ()
 
     @property
     def name(self) -> str:
@@ -145,5 +145,5 @@ def names(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> list[str]:
 
 def catalogue(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> tuple[Check, ...]:
     """Every catalogue entry in report order, each naming the collector of its row."""
-    rows = tuple(replace(entry, collector=item.name) for item in checks for entry in item.entries)
+    rows = tuple(entry._replace(collector=item.name) for item in checks for entry in item.entries)
     return run_entries.INPUTS + rows + run_entries.OUTCOMES

@@ -4,7 +4,8 @@ Each row names one collector (what it measures), the rule that judges its eviden
 the catalogue entries (meaning, causes, fix) of the ids that rule emits. Adding a check
 is its collector module, its rule module, its catalogue module and one row here. The
 run's own inputs are judged first (INPUTS); ids about collector errors, publication and
-the gate come last (health.catalogue.run.OUTCOMES).
+the gate come last (health.catalogue.run.OUTCOMES). The Dense Context rows (one line each in
+_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them.
 """
 from __future__ import annotations
 

@@ -4,23 +4,18 @@ Each row names one collector (what it measures), the rule that judges its eviden
 the catalogue entries (meaning, causes, fix) of the ids that rule emits. Adding a check
 is its collector module, its rule module, its catalogue module and one row here. The
 run's own inputs are judged first (INPUTS); ids about collector errors, publication and
-the gate come last (health.catalogue.run.OUTCOMES).
+the gate come last (health.catalogue.run.OUTCOMES). The Dense Context rows (one line each in
+_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections import namedtuple
+from importlib import import_module
 
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
                         reviewer_lifecycle, search_cache)
 from collectors.runner import Collector
-from collectors.dense_context import access_log as dc_access_log
-from collectors.dense_context import atoms as dc_atoms
-from collectors.dense_context import caps as dc_caps
-from collectors.dense_context import decisions as dc_decisions
-from collectors.dense_context import index_drift as dc_index
-from collectors.dense_context import references as dc_references
-from collectors.dense_context import structure as dc_structure
 from health.catalogue import Check
 from health.catalogue import dense_context as dense_context_entries
 from health.catalogue import dispatch_failures as dispatch_failures_entries
@@ -58,22 +53,15 @@ from health.rules import review_state as review_state_rule
 from health.rules import search_cache as search_cache_rule
 from health.rules import reviewer as reviewer_rule
 from health.rules import run_inputs
-from health.rules.dense_context import access_log as dc_access_log_rule
-from health.rules.dense_context import atoms as dc_atoms_rule
-from health.rules.dense_context import caps as dc_caps_rule
-from health.rules.dense_context import decisions as dc_decisions_rule
-from health.rules.dense_context import index_drift as dc_index_rule
-from health.rules.dense_context import references as dc_references_rule
-from health.rules.dense_context import structure as dc_structure_rule
 
 
-@dataclass(frozen=True)
-class CheckRow:
-    """One collector, the rule that judges its evidence, and the catalogue entries of that rule's ids."""
+class CheckRow(namedtuple("CheckRow", "collector judge entries")):
+    """One collector, the rule that judges its evidence, and the catalogue entries of that rule's ids.
 
-    collector: Collector
-    judge: Judge
-    entries: tuple[Check, ...]
+    collector: Collector; judge: Judge; entries: tuple[Check, ...].
+    """
+
+    __slots__ = ()
 
     @property
     def name(self) -> str:
@@ -111,17 +99,29 @@ def _dc_entries(name: str) -> tuple[Check, ...]:
     return tuple(c for c in dense_context_entries.CHECKS if c.key.startswith(name.replace("_", "-") + ":"))
 
 
+# (collector name, module name under collectors.dense_context and health.rules.dense_context), report order
+_DC_ROWS = (("dc_structure", "structure"), ("dc_caps", "caps"), ("dc_atoms", "atoms"), ("dc_references", "references"),
+            ("dc_index", "index_drift"), ("dc_access_log", "access_log"), ("dc_decisions", "decisions"))
+
+
+def _dc_module(package: str, module: str):
+    if package == "collectors":  # every collector before the first runs: each registers its per-project
+        for _, name in _DC_ROWS:  # analysis (collectors.dense_context.tree.ANALYSES) for the one shared scan
+            import_module(f"collectors.dense_context.{name}")
+    return import_module(f"{package}.dense_context.{module}")
+
+
+def _dc_lazy(package: str, module: str, function: str):
+    """`collect` or `judge` of a Dense Context module, imported on first call: a LifeOS audit never loads them."""
+    def call(*args):
+        return getattr(_dc_module(package, module), function)(*args)
+    return call
+
+
 # The Dense Context layout's list (--layout dense-context): it never runs on a LifeOS tree, nor CHECKS on it.
 DENSE_CONTEXT: tuple[CheckRow, ...] = tuple(
-    row(name, module.collect, rule.judge, _dc_entries(name)) for name, module, rule in (
-        ("dc_structure", dc_structure, dc_structure_rule),
-        ("dc_caps", dc_caps, dc_caps_rule),
-        ("dc_atoms", dc_atoms, dc_atoms_rule),
-        ("dc_references", dc_references, dc_references_rule),
-        ("dc_index", dc_index, dc_index_rule),
-        ("dc_access_log", dc_access_log, dc_access_log_rule),
-        ("dc_decisions", dc_decisions, dc_decisions_rule),
-    ))
+    row(name, _dc_lazy("collectors", module, "collect"), _dc_lazy("health.rules", module, "judge"), _dc_entries(name))
+    for name, module in _DC_ROWS)
 
 LAYOUTS: dict[str, tuple[CheckRow, ...]] = {"lifeos": CHECKS, "dense-context": DENSE_CONTEXT}
 EVERY_LAYOUT = CHECKS + DENSE_CONTEXT  # what --only/--skip, explain and --list-checks know
@@ -145,5 +145,5 @@ def names(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> list[str]:
 
 def catalogue(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> tuple[Check, ...]:
     """Every catalogue entry in report order, each naming the collector of its row."""
-    rows = tuple(replace(entry, collector=item.name) for item in checks for entry in item.entries)
+    rows = tuple(entry._replace(collector=item.name) for item in checks for entry in item.entries)
     return run_entries.INPUTS + rows + run_entries.OUTCOMES

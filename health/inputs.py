@@ -10,9 +10,9 @@ error, on every path.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from collectors.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
@@ -22,13 +22,15 @@ from thresholds.clock import Clock, resolve_clock
 from thresholds.sources import EffectiveThresholds, resolve
 
 
-@dataclass(frozen=True)
-class Inputs:
-    layout: Any  # collectors.layout.Layout, or DenseLayout for the Dense Context layout
-    layout_name: str  # lifeos | dense-context
-    clock: Clock
-    thresholds: EffectiveThresholds
-    checks: tuple[CheckRow, ...]  # the chosen layout's check list (or the one a test passed)
+class Inputs(namedtuple("Inputs", "layout layout_name clock thresholds checks")):
+    """What one audit takes.
+
+    layout: collectors.layout.Layout, or DenseLayout for the Dense Context layout; layout_name: str (lifeos |
+    dense-context); clock: Clock; thresholds: EffectiveThresholds; checks: tuple[CheckRow, ...] (the chosen
+    layout's check list, or the one a test passed).
+    """
+
+    __slots__ = ()
 
 
 def root_of(options, environ: Mapping[str, str]) -> str:
@@ -53,6 +55,10 @@ def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, 
         from collectors.dense_context.layout import DenseLayout
 
         layout = DenseLayout.for_root(root_of(options, environ), clock.now_ms)
+        # Until the collectors' Layout is a named tuple too (branch of collectors/*.py), the line below
+        # is dataclasses.replace: a DenseLayout takes its cursors here. Merged, these four lines go.
+        layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root))
+        return Inputs(layout, name, clock, resolve_thresholds(options, environ, name), LAYOUTS[name])
     else:
         layout = resolve_layout(options, environ)
     layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root)) if hasattr(layout, "_replace") \

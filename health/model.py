@@ -7,9 +7,8 @@ rules. Nothing here decides anything; it only names the closed sets and carries 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections import namedtuple
+from types import MappingProxyType
 
 from collectors.evidence import (  # noqa: F401 - re-exported for the rules
     CollectorFailure, CollectorSkipped, EvidenceStatus, FileState, MalformedLine, as_json)
@@ -45,19 +44,19 @@ class Overall(str, enum.Enum):
 _OVERALL_RANK = {Overall.OK: 0, Overall.WARN: 1, Overall.CRITICAL: 2, Overall.UNKNOWN: 3}
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One check's result. `detail` may carry `measured`, `threshold` and `unit` for reporters."""
+class Finding(namedtuple("Finding", "id severity message detail", defaults=(MappingProxyType({}),))):
+    """One check's result. `detail` may carry `measured`, `threshold` and `unit` for reporters.
 
-    id: str
-    severity: Severity
-    message: str
-    detail: Mapping[str, Any] = field(default_factory=dict)
+    id, message: str; severity: Severity; detail: Mapping[str, Any] (an empty read-only one by default).
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Assessment:
-    findings: tuple[Finding, ...]
+class Assessment(namedtuple("Assessment", "findings")):
+    """Every finding of one run. findings: tuple[Finding, ...]."""
+
+    __slots__ = ()
 
     @property
     def overall(self) -> Overall:

@@ -8,8 +8,8 @@ thresholds. Every problem is a UsageError; argparse never prints or exits on its
 from __future__ import annotations
 
 import argparse
+from collections import namedtuple
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TextIO
 
 from health.layouts import LAYOUTS
@@ -21,14 +21,15 @@ FALSE = frozenset(["", "0", "false", "no", "off"])
 FAIL_ON = ("warn", "critical", "never")
 
 
-@dataclass(frozen=True)
-class Output:
-    format: str
-    verbose: bool = False
-    quiet: bool = False  # nothing on stdout when overall is ok
-    fail_on: str | None = None  # None keeps exit 0/1/2
-    list_checks: bool = False
-    format_given: bool = False  # --format or --json was on the command line
+class Output(namedtuple("Output", "format verbose quiet fail_on list_checks format_given",
+                        defaults=(False, False, None, False, False))):
+    """How to show the result.
+
+    format: str; verbose, list_checks: bool; quiet: bool (nothing on stdout when overall is ok); fail_on:
+    str | None (None keeps exit 0/1/2); format_given: bool (--format or --json was on the command line).
+    """
+
+    __slots__ = ()
 
 
 def threshold_pair(text: str) -> tuple[str, str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections import namedtuple
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 from collectors.runner import collect_all
@@ -35,17 +35,16 @@ class AuditError(Exception):
         self.root = root
 
 
-@dataclass(frozen=True)
-class Audit:
-    """Everything one run measured and decided; `report()` is its typed report (publication adds `extra`)."""
+class Audit(namedtuple("Audit", "layout clock thresholds evidence assessment duration_ms extra", defaults=((),))):
+    """Everything one run measured and decided; `report()` is its typed report (publication adds `extra`).
 
-    layout: Any  # Layout, or DenseLayout for --layout dense-context
-    clock: Clock
-    thresholds: EffectiveThresholds
-    evidence: Mapping[str, Any]
-    assessment: Assessment
-    duration_ms: float  # collect + evaluate, fixed so every rendering of this run is identical
-    extra: tuple[Finding, ...] = ()  # publication problems, added by publish() as a new Audit
+    layout: Layout, or DenseLayout for --layout dense-context; clock: Clock; thresholds: EffectiveThresholds;
+    evidence: Mapping[str, Any]; assessment: Assessment; duration_ms: float (collect + evaluate, fixed so every
+    rendering of this run is identical); extra: tuple[Finding, ...] (publication problems, added by publish()
+    as a new Audit).
+    """
+
+    __slots__ = ()
 
     def report(self) -> Report:
         assessment = Assessment(self.assessment.findings + tuple(self.extra))
@@ -121,7 +120,7 @@ def write_copy_or_finding(run: Audit, report: Report, path: str, render: Callabl
 
 
 def with_finding(run: Audit, finding: Finding) -> Audit:
-    return replace(run, extra=run.extra + (finding,))
+    return run._replace(extra=run.extra + (finding,))
 
 
 def prometheus_text(report: Report) -> str:

@@ -159,6 +159,28 @@ def test_lifeos_collectors_never_run_on_dense_context_and_back(tree, tmp_path):
     assert not any(name.startswith("dc_") for name in lifeos.evidence)
 
 
+_MODULES_AFTER_AUDIT = """
+import json, os, sys
+from health.run import Options, audit
+audit(Options(root=sys.argv[1], now=sys.argv[2], no_write=True), dict(os.environ))
+print(json.dumps(sorted(m for m in sys.modules if ".dense_context." in m)))
+"""
+
+
+def test_only_a_dense_context_audit_loads_its_collectors_and_rules(tree, tmp_path):
+    def loaded(root: Path) -> list[str]:
+        done = run_command([sys.executable, "-c", _MODULES_AFTER_AUDIT, str(root), NOW], env=clean_env())
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    lifeos = loaded(copy_demo(tmp_path))  # only the layout module, which answers the auto-detection
+    assert [m for m in lifeos if m.startswith(("collectors.dense_context.", "health.rules.dense_context."))] == [
+        "collectors.dense_context.layout"]
+    dense = loaded(tree)
+    for name in ("structure", "caps", "atoms", "references", "index_drift", "access_log", "decisions"):
+        assert f"collectors.dense_context.{name}" in dense and f"health.rules.dense_context.{name}" in dense
+
+
 def snapshot(root: Path) -> dict:
     return {str(p): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(root.rglob("*")) if p.is_file()}
 

@@ -6,8 +6,6 @@ import json
 import subprocess
 import sys
 
-from dataclasses import replace
-
 from collectors.layout import Layout
 from collectors.runner import Collector, collect_all
 from health import checks
@@ -124,7 +122,7 @@ def test_a_collector_that_raises_is_critical_and_isolated(tmp_path):
 def test_a_real_collector_failure_becomes_its_collector_error(tmp_path):
     # A listed collector replaced by one that raises: the rule is skipped, the id names it.
     root = copy_demo(tmp_path)
-    broken = tuple(replace(row, collector=Collector("index", explode)) if row.name == "index" else row
+    broken = tuple(row._replace(collector=Collector("index", explode)) if row.name == "index" else row
                    for row in checks.CHECKS)
     code, report = run_with(broken, root)
     assert code == 2

@@ -5,6 +5,8 @@ import inspect
 import io
 import json
 import re
+import subprocess
+import sys
 
 import jsonschema
 import pytest
@@ -14,7 +16,7 @@ from reports.formats.github import annotations, escape_data, escape_property, su
 from reports.formats.nagios import MAX_FIRST_LINE
 from reports.report import from_document
 from tests import health_scenarios as s
-from tests.health_support import NOW, clean_env, copy_demo
+from tests.health_support import NOW, REPO, clean_env, copy_demo
 from tests.ops_support import documents, health
 
 NAGIOS_PERF = re.compile(r"'(?:[^']|'')+'=-?[0-9.]+(?:s|ms|us|%|B|KB|MB|TB|c)?(?:;-?[0-9.]*){0,4}")
@@ -44,6 +46,13 @@ def test_every_format_renders_every_overall_and_takes_the_same_keywords(docs):
         assert {"tty", "verbose", "environ"} <= set(parameters), name
         for overall, document in docs.items():
             assert render(name, document, verbose=True, environ={}).strip(), (name, overall)
+
+
+def test_listing_the_formats_imports_no_module_walker():
+    # pkgutil.iter_modules imports inspect (ast, dis, tokenize): milliseconds on every parsed command line
+    code = "import sys, reports.formats as f; f.names(); print(sorted({'pkgutil', 'inspect'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
 
 
 def test_unknown_format_is_a_key_error():

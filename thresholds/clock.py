@@ -6,19 +6,21 @@ used so every other check still runs: no age comparison is ever silently switche
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from cortex.core.timestamps import now_ms
 from thresholds.clocksource import ENV_NOW, supplied_now  # noqa: F401  (ENV_NOW re-exported)
 
 
-@dataclass(frozen=True)
-class Clock:
-    now_ms: int
-    source: str  # cli | env | system
-    given: str | None = None  # the raw value that was supplied
-    problem: str | None = None  # set when `given` was unusable and real time was used
+class Clock(namedtuple("Clock", "now_ms source given problem", defaults=(None, None))):
+    """The audit's now.
+
+    now_ms: int; source: str (cli | env | system); given: str | None (the raw value that was supplied);
+    problem: str | None (set when `given` was unusable and real time was used).
+    """
+
+    __slots__ = ()
 
 
 def resolve_clock(cli_now: str | None, environ: Mapping[str, str], system: Callable[[], int] = now_ms) -> Clock:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import enum
 import math
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from cortex.core.privatejson import KeyCollision, strip_private_json
 from cortex.core.safeio import UnsafeFile, read_bounded
@@ -30,30 +30,28 @@ class Source(str, enum.Enum):
     CLI = "cli"
 
 
-@dataclass(frozen=True)
-class Threshold:
-    name: str
-    value: int | float
-    source: Source
-    origin: str | None  # the variable, file or flag that set it
-    unit: str
+class Threshold(namedtuple("Threshold", "name value source origin unit")):
+    """One effective threshold. name, unit: str; value: int | float; source: Source; origin: str | None (its setter)."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class ThresholdProblem:
-    name: str
-    value: object  # as given
-    source: Source
-    origin: str
-    reason: str
+class ThresholdProblem(namedtuple("ThresholdProblem", "name value source origin reason")):
+    """An offered value that was refused. name: str; value: object (as given); source: Source; origin, reason: str."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class EffectiveThresholds:
-    values: tuple[Threshold, ...]
-    problems: tuple[ThresholdProblem, ...] = ()
-    config_problem: str | None = None  # the config file could not be used at all
-    config_path: str | None = None
+class EffectiveThresholds(namedtuple("EffectiveThresholds", "values problems config_problem config_path",
+                                     defaults=((), None, None))):
+    """Every threshold in force, with what was refused.
+
+    values: tuple[Threshold, ...]; problems: tuple[ThresholdProblem, ...]; config_problem: str | None (the
+    config file could not be used at all); config_path: str | None. `thresholds[name]` is a threshold's
+    value (indexing by position is not used).
+    """
+
+    __slots__ = ()
 
     def __getitem__(self, name: str) -> int | float:
         return self.get(name).value

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, namedtuple
 
 from collectors.dense_context.index_drift import table_for
 from collectors.dense_context.layout import DenseLayout
@@ -39,31 +38,27 @@ def hook_row(raw: bytes) -> dict | None:
     return None if m is None else {"file": m.group(1).decode(), "tool": m.group(2).decode(), "ts": m.group(3).decode()}
 
 
-@dataclass(frozen=True)
-class ProjectAccess:
-    project: str
-    log: str  # under CONTEXT
-    state: str  # ok | missing | unreadable
-    reason: str | None
-    rows: int
-    malformed: tuple[MalformedLine, ...]
-    malformed_total: int
-    newest_row_ms: int | None
-    newest_atom_ms: int | None  # newest atom `date`
-    active: int
-    stale_candidates: int
-    cold: int
+class ProjectAccess(namedtuple("ProjectAccess", "project log state reason rows malformed malformed_total "
+                                 "newest_row_ms newest_atom_ms active stale_candidates cold")):
+    """One project's access log and the ages of its atoms.
+
+    project: str; log: str (under CONTEXT); state: str (ok | missing | unreadable); reason: str | None;
+    rows: int; malformed: tuple[MalformedLine, ...]; malformed_total: int; newest_row_ms: int | None;
+    newest_atom_ms: int | None (newest atom `date`); active, stale_candidates, cold: int.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class AccessEvidence:
-    status: EvidenceStatus
-    now_ms: int | None
-    projects: tuple[ProjectAccess, ...]
-    rows: int
-    malformed_total: int
-    stale_candidates: int
-    cold: int
+class AccessEvidence(namedtuple("AccessEvidence", "status now_ms projects rows malformed_total stale_candidates "
+                                                   "cold")):
+    """Every project's access log.
+
+    status: EvidenceStatus; now_ms: int | None; projects: tuple[ProjectAccess, ...]; rows, malformed_total,
+    stale_candidates, cold: int (sums over the projects).
+    """
+
+    __slots__ = ()
 
 
 def row_time(row: dict) -> int | str:

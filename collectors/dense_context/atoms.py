@@ -7,8 +7,7 @@ project that is not the folder. Per project: the same id in two files.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Atom, Project, analysed, scan
@@ -23,21 +22,24 @@ KINDS = ("unreadable", "frontmatter-invalid", "field-missing", "summary-too-long
          "project-mismatch", "duplicate-id")
 
 
-@dataclass(frozen=True)
-class AtomProblem:
-    kind: str  # one of KINDS
-    path: str  # under CONTEXT (for duplicate-id: <project>/<id>)
-    line: int | None
-    detail: str
+class AtomProblem(namedtuple("AtomProblem", "kind path line detail")):
+    """One atom problem.
+
+    kind: str (one of KINDS); path: str (under CONTEXT; duplicate-id: <project>/<id>); line: int | None;
+    detail: str.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class AtomsEvidence:
-    status: EvidenceStatus
-    atoms: int
-    projects: int
-    problems: tuple[AtomProblem, ...]  # at most MAX_LISTED per kind
-    totals: dict  # kind → count
+class AtomsEvidence(namedtuple("AtomsEvidence", "status atoms projects problems totals")):
+    """Every atom's frontmatter.
+
+    status: EvidenceStatus; atoms, projects: int; problems: tuple[AtomProblem, ...] (at most MAX_LISTED per
+    kind); totals: dict (kind → count).
+    """
+
+    __slots__ = ()
 
 
 def empty(value: object) -> bool:

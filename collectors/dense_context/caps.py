@@ -8,7 +8,7 @@ are the file size. Reading is bounded: beyond MAX_READ the line count is a lower
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import is_dir, list_dir, regular_file
@@ -20,19 +20,20 @@ CAPPED = {"AGENTS.md": "agents", "STATUS.md": "status", "ISSUES.md": "status"}
 MAX_READ = 1 << 20
 
 
-@dataclass(frozen=True)
-class CappedFile:
-    path: str  # under CONTEXT
-    kind: str  # agents | status (which pair of thresholds applies)
-    lines: int | None
-    bytes: int | None
-    problem: str | None = None  # why it could not be measured
+class CappedFile(namedtuple("CappedFile", "path kind lines bytes problem", defaults=(None,))):
+    """One capped file's size.
+
+    path: str (under CONTEXT); kind: str (agents | status: which pair of thresholds applies);
+    lines, bytes: int | None; problem: str | None (why it could not be measured).
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class CapsEvidence:
-    status: EvidenceStatus
-    files: tuple[CappedFile, ...]
+class CapsEvidence(namedtuple("CapsEvidence", "status files")):
+    """Every capped file. status: EvidenceStatus; files: tuple[CappedFile, ...]."""
+
+    __slots__ = ()
 
 
 def measure(path: str, rel: str, kind: str) -> CappedFile:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import MAX_LISTED, is_dir, list_dir, read_head
@@ -24,21 +23,23 @@ _TITLE = re.compile(r"# DR-(\d{4}): \S")
 MAX_HEAD = 4096
 
 
-@dataclass(frozen=True)
-class DecisionProblem:
-    kind: str  # misnamed | title | numbering
-    path: str  # the file (misnamed, title) or the folder (numbering), under CONTEXT
-    line: int | None
-    detail: str
+class DecisionProblem(namedtuple("DecisionProblem", "kind path line detail")):
+    """One decision-record problem.
+
+    kind: str (misnamed | title | numbering); path: str (the file for misnamed and title, the folder for
+    numbering, under CONTEXT); line: int | None; detail: str.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class DecisionsEvidence:
-    status: EvidenceStatus
-    folders: int
-    records: int
-    problems: tuple[DecisionProblem, ...]
-    problems_total: int
+class DecisionsEvidence(namedtuple("DecisionsEvidence", "status folders records problems problems_total")):
+    """Every decision folder.
+
+    status: EvidenceStatus; folders, records, problems_total: int; problems: tuple[DecisionProblem, ...].
+    """
+
+    __slots__ = ()
 
 
 def title_line(path: str) -> tuple[int | None, str]:

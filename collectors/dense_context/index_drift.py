@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Project, analysed, regular_file, scan
@@ -44,10 +44,10 @@ def heading_table(text: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class IndexRows:
-    rows: dict  # atom id → [(table | None, line)]
-    recognised: bool  # at least one known table heading
+class IndexRows(namedtuple("IndexRows", "rows recognised")):
+    """One index.md read. rows: dict (atom id → [(table | None, line)]); recognised: bool (a table heading known)."""
+
+    __slots__ = ()
 
 
 def read_rows(text: str) -> IndexRows:
@@ -65,25 +65,27 @@ def read_rows(text: str) -> IndexRows:
     return IndexRows(rows, recognised)
 
 
-@dataclass(frozen=True)
-class FolderDrift:
-    path: str  # <project>/<folder>
-    index: str  # under CONTEXT
-    state: str  # stale | missing | unrecognised | unreadable
-    missing: tuple[tuple[str, str], ...] = ()  # (id, table it belongs in)
-    extra: tuple[tuple[str, int], ...] = ()  # (id, index line) rows for no atom
-    misplaced: tuple[tuple[str, int, str, str], ...] = ()  # (id, line, table found, table expected)
-    counts: tuple[int, int, int] = (0, 0, 0)  # missing, extra, misplaced (exact)
-    reason: str | None = None
+class FolderDrift(namedtuple("FolderDrift", "path index state missing extra misplaced counts reason",
+                             defaults=((), (), (), (0, 0, 0), None))):
+    """One atom folder whose index.md does not match its atoms.
+
+    path: str (<project>/<folder>); index: str (under CONTEXT); state: str (stale | missing | unrecognised |
+    unreadable); missing: tuple of (id, table it belongs in); extra: tuple of (id, index line), rows for no
+    atom; misplaced: tuple of (id, line, table found, table expected); counts: (missing, extra, misplaced),
+    exact; reason: str | None.
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class IndexEvidence:
-    status: EvidenceStatus
-    folders: int  # atom folders compared
-    current: int
-    drift: tuple[FolderDrift, ...]
-    drift_total: int
+class IndexEvidence(namedtuple("IndexEvidence", "status folders current drift drift_total")):
+    """Every index.
+
+    status: EvidenceStatus; folders: int (atom folders compared); current, drift_total: int;
+    drift: tuple[FolderDrift, ...].
+    """
+
+    __slots__ = ()
 
 
 def compare(project: Project, folder: str, layout: DenseLayout) -> FolderDrift | None:

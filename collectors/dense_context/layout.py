@@ -7,7 +7,7 @@ folder where Cortex already keeps its own logs), created by nobody but Cortex.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 HEALTH_LOG_PARTS = ("logs", "cortex-health.jsonl")
 ATOM_FOLDERS = ("experiments", "knowledge", "patterns")
@@ -21,14 +21,21 @@ def context_of(root: str) -> str:
     return inside
 
 
-@dataclass(frozen=True)
-class DenseLayout:
-    root: str
-    context: str
-    health_log: str
-    now_ms: int | None = None  # the audit's clock: atom ages (stale, cold) are measured against it
-    cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # one tree scan per run
-    cursors: str | None = field(default=None, compare=False, hash=False, repr=False)  # as Layout.cursors
+class DenseLayout(namedtuple("DenseLayout", "root context health_log now_ms cache cursors",
+                             defaults=(None, None, None))):
+    """Where a Dense Context tree keeps things.
+
+    root, context, health_log: str; now_ms: int | None (the audit's clock: atom ages, stale and
+    cold, are measured against it); cache: dict (one tree scan per run, shared by _replace'd
+    copies); cursors: str | None (as Layout.cursors). Nothing compares or hashes layouts.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, root: str, context: str, health_log: str, now_ms: int | None = None,
+                cache: dict | None = None, cursors: str | None = None) -> "DenseLayout":
+        # a fresh cache per layout, never a shared mutable default
+        return super().__new__(cls, root, context, health_log, now_ms, {} if cache is None else cache, cursors)
 
     @classmethod
     def for_root(cls, root: str, now_ms: int | None = None) -> "DenseLayout":

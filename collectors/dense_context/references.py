@@ -8,7 +8,7 @@ contradiction; when only some are, the evidence says which (as `consolidate` rep
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, ATOM_ID, MAX_LISTED, REF_FIELDS, Atom, Project, analysed, scan
@@ -17,32 +17,31 @@ from collectors.evidence import EvidenceStatus
 FAILED = ("invalidated", "superseded", "deprecated")
 
 
-@dataclass(frozen=True)
-class Dangling:
-    path: str
-    line: int | None
-    field: str
-    target: str
+class Dangling(namedtuple("Dangling", "path line field target")):
+    """A reference to no atom. path: str; line: int | None; field: str; target: str."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Contradiction:
-    path: str
-    line: int | None
-    failed: tuple[str, ...]  # evidence atoms that failed, with their status
-    evidence: int  # atom references in `evidence`
+class Contradiction(namedtuple("Contradiction", "path line failed evidence")):
+    """An entry whose evidence failed.
+
+    path: str; line: int | None; failed: tuple[str, ...] (evidence atoms that failed, with their status);
+    evidence: int (atom references in `evidence`).
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class ReferencesEvidence:
-    status: EvidenceStatus
-    references: int
-    dangling: tuple[Dangling, ...]
-    dangling_total: int
-    contradictions: tuple[Contradiction, ...]  # all evidence failed
-    contradictions_total: int
-    partial: tuple[Contradiction, ...]  # some evidence failed
-    partial_total: int
+class ReferencesEvidence(namedtuple("ReferencesEvidence", "status references dangling dangling_total contradictions "
+                                           "contradictions_total partial partial_total")):
+    """Every reference between atoms.
+
+    status: EvidenceStatus; references: int; dangling: tuple[Dangling, ...]; contradictions: tuple[Contradiction,
+    ...] (all evidence failed); partial: tuple[Contradiction, ...] (some evidence failed); *_total: int (exact).
+    """
+
+    __slots__ = ()
 
 
 def references(atom: Atom) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ Root: CONTEXT/AGENTS.md. Each project (`projects/<p>/`): AGENTS.md, mission.md a
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import regular_file, scan
@@ -14,15 +14,16 @@ from collectors.evidence import EvidenceStatus
 PROJECT_FILES = ("AGENTS.md", "mission.md", "STATUS.md")
 
 
-@dataclass(frozen=True)
-class StructureEvidence:
-    status: EvidenceStatus
-    context: str
-    root_agents: str  # path under CONTEXT
-    root_agents_problem: str | None  # None when it is a regular file
-    projects: int
-    missing: tuple[tuple[str, str], ...] = ()  # (path under CONTEXT, why: missing | is a symlink | ...)
-    unreadable: tuple[str, ...] = ()  # folders that could not be listed
+class StructureEvidence(namedtuple("StructureEvidence", "status context root_agents root_agents_problem projects "
+                                         "missing unreadable", defaults=((), ()))):
+    """The files every tree and project must have.
+
+    status: EvidenceStatus; context: str; root_agents: str (path under CONTEXT); root_agents_problem: str | None
+    (None when it is a regular file); projects: int; missing: tuple of (path under CONTEXT, why: missing | is a
+    symlink | ...); unreadable: tuple[str, ...] (folders that could not be listed).
+    """
+
+    __slots__ = ()
 
 
 def collect(layout: DenseLayout) -> StructureEvidence:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections import namedtuple
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 
 from collectors.dense_context import frontmatter
 from collectors.dense_context.layout import ATOM_FOLDERS, DenseLayout
@@ -26,19 +27,17 @@ REF_FIELDS = ("evidence", "links", "source-experiments")
 MAX_LISTED = 200  # rows kept per problem kind; the totals are always exact
 
 
-@dataclass(frozen=True, slots=True)
-class Atom:
-    rel: str  # path under CONTEXT
-    project: str
-    folder: str
-    stem: str
-    problem: str | None  # why the file or its frontmatter cannot be read as YAML
-    problem_line: int | None
-    fields: dict  # parsed (or, for invalid YAML, read key by key) frontmatter, trimmed to what checks use
-    lines: dict  # key → file line
-    id: str | None  # the frontmatter id (None when absent or not text)
-    status: str  # lower case, "" when absent
-    date_ms: int | None  # the frontmatter date
+class Atom(namedtuple("Atom", "rel project folder stem problem problem_line fields lines id status date_ms")):
+    """One atom file, reduced to what the checks use.
+
+    rel: str (path under CONTEXT); project, folder, stem: str; problem: str | None (why the file or
+    its frontmatter cannot be read as YAML); problem_line: int | None; fields: dict (parsed, or for
+    invalid YAML read key by key, frontmatter trimmed to KEPT); lines: dict (key → file line);
+    id: str | None (the frontmatter id, None when absent or not text); status: str (lower case, ""
+    when absent); date_ms: int | None (the frontmatter date).
+    """
+
+    __slots__ = ()
 
 
 def make_atom(rel: str, project: str, folder: str, stem: str, problem: str | None, problem_line: int | None,
@@ -57,20 +56,22 @@ def date_ms(text: str) -> int | None:
     return parse_timestamp_ms(text)
 
 
-@dataclass(frozen=True)
-class Project:
-    name: str
-    path: str
-    atoms: tuple[Atom, ...]  # only while the project is analysed; () in the cached tree (flat memory)
-    folders: tuple[str, ...]  # atom folders that exist
-    atom_count: int = 0
-    results: dict = field(default_factory=dict)  # analysis name → its per-project result (or the exception it raised)
+class Project(namedtuple("Project", "name path atoms folders atom_count results",
+                          defaults=(0, MappingProxyType({})))):
+    """One project folder.
+
+    name, path: str; atoms: tuple[Atom, ...] (only while the project is analysed; () in the cached
+    tree: flat memory); folders: tuple[str, ...] (atom folders that exist); atom_count: int;
+    results: Mapping (analysis name → its per-project result, or the exception it raised).
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Tree:
-    projects: tuple[Project, ...]
-    unreadable: tuple[str, ...] = ()  # folders that could not be listed (why)
+class Tree(namedtuple("Tree", "projects unreadable", defaults=((),))):
+    """Every project. projects: tuple[Project, ...]; unreadable: tuple[str, ...] (folders not listed, why)."""
+
+    __slots__ = ()
 
 
 # Per-project analyses, registered by the dc_* collector modules. The scan runs them on each
@@ -95,7 +96,7 @@ def analyse(layout: DenseLayout, project: Project) -> Project:
             results[name] = analysis(layout, project)
         except Exception as error:  # noqa: BLE001 - it becomes that collector's failure, not everyone's
             results[name] = error
-    return replace(project, atoms=(), atom_count=len(project.atoms), results=results)
+    return project._replace(atoms=(), atom_count=len(project.atoms), results=results)
 
 
 KEPT = frozenset(["id", "date", "project", "summary", "tags", "status", *REF_FIELDS])

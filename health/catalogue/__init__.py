@@ -13,37 +13,38 @@ program word of a hook command.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 
-@dataclass(frozen=True)
-class Problem:
-    """A non-ok finding id and everything an operator needs to act on it."""
+class Problem(namedtuple("Problem", "id severity meaning causes fix threshold", defaults=(None,))):
+    """A non-ok finding id and everything an operator needs to act on it.
 
-    id: str
-    severity: str  # warn | critical
-    meaning: str
-    causes: tuple[str, ...]
-    fix: str
-    threshold: str | None = None  # thresholds.defaults name it is compared with
+    id, meaning, fix: str; severity: str (warn | critical); causes: tuple[str, ...]; threshold: str | None
+    (the thresholds.defaults name it is compared with).
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Check:
-    """One thing the auditor checks; exactly one of its ids is reported per run (per label)."""
+class Check(namedtuple("Check", "key summary ok problems collector", defaults=((), None))):
+    """One thing the auditor checks; exactly one of its ids is reported per run (per label).
 
-    key: str  # component:measurement, e.g. reviewer:latest-run (the health+json check key)
-    summary: str
-    ok: tuple[str, ...]  # ids reported when it passes
-    problems: tuple[Problem, ...] = field(default_factory=tuple)
-    collector: str | None = None  # whose evidence it judges (set from its row in health.checks); None: the run
+    key: str (component:measurement, e.g. reviewer:latest-run: the health+json check key); summary: str;
+    ok: tuple[str, ...] (ids reported when it passes); problems: tuple[Problem, ...]; collector: str | None
+    (whose evidence it judges, set from its row in health.checks; None: the run).
+    """
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Match:
-    check: Check
-    problem: Problem | None  # None for an ok id
-    label: str | None  # the {label} or {collector} part of a template id
+class Match(namedtuple("Match", "check problem label")):
+    """A reported id joined to its entry.
+
+    check: Check; problem: Problem | None (None for an ok id); label: str | None (the {label} or
+    {collector} part of a template id).
+    """
+
+    __slots__ = ()
 
     @property
     def component(self) -> str:

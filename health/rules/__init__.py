@@ -6,8 +6,8 @@ thresholds and the clock, yielding findings. It never reads anything else.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from thresholds.clock import Clock
@@ -15,10 +15,10 @@ from health.model import Finding
 from thresholds.sources import EffectiveThresholds
 
 
-@dataclass(frozen=True)
-class Context:
-    thresholds: EffectiveThresholds
-    clock: Clock
+class Context(namedtuple("Context", "thresholds clock")):
+    """What a rule judges against. thresholds: EffectiveThresholds; clock: Clock."""
+
+    __slots__ = ()
 
     @property
     def now_ms(self) -> int:
@@ -28,7 +28,7 @@ class Context:
 Judge = Callable[[Any, Context], Iterable[Finding]]
 
 
-@dataclass(frozen=True)
-class Rule:
-    collector: str | None  # whose evidence it judges; None for the run's own inputs
-    judge: Judge
+class Rule(namedtuple("Rule", "collector judge")):
+    """collector: str | None (whose evidence it judges; None for the run's own inputs); judge: Judge."""
+
+    __slots__ = ()

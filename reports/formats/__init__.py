@@ -16,8 +16,10 @@ timestamp and keeps no severity order of its own (tests/test_report_value.py che
 name is the `--format` value, except where FORMAT_MODULES maps a name that is not a valid
 module name (`health+json` → health_json.py). Modules are listed without importing them
 and only the chosen one is imported, so adding a format is a one-file change and costs the
-others nothing. importlib and pkgutil are imported on demand: the status line imports
-`reports.formats.statusline` and must not pay for them.
+others nothing. importlib is imported on demand: the status line imports
+`reports.formats.statusline` and must not pay for it. The package folder is listed with
+os.scandir rather than pkgutil.iter_modules, which imports inspect (with ast, dis and
+tokenize: about 4 ms of every run that parses a command line).
 """
 from __future__ import annotations
 
@@ -26,10 +28,10 @@ _NAME_OF_MODULE = {module: name for name, module in FORMAT_MODULES.items()}
 
 
 def names() -> list[str]:
-    import pkgutil
+    import os
 
-    return sorted(_NAME_OF_MODULE.get(info.name, info.name) for info in pkgutil.iter_modules(__path__)
-                  if not info.name.startswith("_"))
+    modules = (entry.name[:-3] for folder in __path__ for entry in os.scandir(folder) if entry.name.endswith(".py"))
+    return sorted(_NAME_OF_MODULE.get(name, name) for name in modules if not name.startswith("_"))
 
 
 def load(name: str):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import replace
 
 from collectors.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
@@ -55,13 +54,8 @@ def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, 
         from collectors.dense_context.layout import DenseLayout
 
         layout = DenseLayout.for_root(root_of(options, environ), clock.now_ms)
-        # Until the collectors' Layout is a named tuple too (branch of collectors/*.py), the line below
-        # is dataclasses.replace: a DenseLayout takes its cursors here. Merged, these four lines go.
-        layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root))
-        return Inputs(layout, name, clock, resolve_thresholds(options, environ, name), LAYOUTS[name])
     else:
         layout = resolve_layout(options, environ)
-    layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root)) if hasattr(layout, "_replace") \
-        else replace(layout, cursors=cache_dir(environ, "audit", layout.root))  # until DenseLayout is a named tuple too
+    layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root))
     return Inputs(layout, name, clock, resolve_thresholds(options, environ, name),
                   LAYOUTS[name] if checks is None else checks)

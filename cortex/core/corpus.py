@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
                                read_canonical_utf8, require_utf8_name)
@@ -42,14 +42,14 @@ _RELATED = re.compile(
 _JSONL_SPLIT = re.compile(r"\r?\n")
 
 
-@dataclass(frozen=True)
-class Corpus:
+class Corpus(namedtuple("Corpus", "root files records")):
     """The parsed corpus. `rows`, `full`, `rank` and `close` are the interface the read commands
-    use, shared with cortex.searchcache.loader.CachedCorpus (whose rows are content-less heads)."""
+    use, shared with cortex.searchcache.loader.CachedCorpus (whose rows are content-less heads).
 
-    root: str
-    files: tuple[str, ...]
-    records: list[CortexRecord]
+    root: str; files: tuple[str, ...]; records: list[CortexRecord].
+    """
+
+    __slots__ = ()
 
     @property
     def rows(self) -> list[CortexRecord]:
@@ -88,15 +88,18 @@ def frontmatter_fields(content: str) -> dict[str, str]:
 def validate_record(record: CortexRecord) -> CortexRecord:
     if not js_trim(record.id):
         raise IntegrityError(f"Canonical record has an empty ID at {record.path}")
+    parsed = []
     for name in ("created", "updated", "valid_from", "valid_until"):
         value = getattr(record, name)
         if value is None and name.startswith("valid"):
+            parsed.append(None)
             continue
         ms = parse_timestamp_ms(value)
         if ms is None:
             # never the value: it may be (what is left of) private text
             raise IntegrityError(f"Invalid {name} timestamp for {record.id} in {record.path}")
-        setattr(record, f"{name}_ms", ms)
+        parsed.append(ms)
+    record = CortexRecord(*record[:12], *parsed)  # a record is immutable: the parsed times make a new one
     if record.updated_ms < record.created_ms:
         raise IntegrityError(f"Canonical record {record.id} is updated before it was created")
     if (

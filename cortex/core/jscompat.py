@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
 
 from cortex.core.numbers import ascii_decimal
 
@@ -73,6 +72,8 @@ def js_number_to_string(value: float) -> str:
         return str(int(value))
     sign = "-" if value < 0 else ""
     # repr() gives the shortest round-tripping digits, exactly as ECMAScript requires.
+    from decimal import Decimal  # only non-integral numbers need it; most rows hold none
+
     _, digit_tuple, exponent = Decimal(repr(abs(value))).normalize().as_tuple()
     digits = "".join(map(str, digit_tuple))
     n = len(digits) + exponent

@@ -1,6 +1,6 @@
 """Core record model: one canonical memory record as the corpus loader produces it.
 
-Named tuples, not dataclasses or pydantic: the loader builds tens of thousands of these (a
+Named tuples, not pydantic models: the loader builds tens of thousands of these (a
 tuple builds faster), defining one costs no start-up, and the status line must not import
 pydantic. `to_json()` gives the public field order; nothing serialises a record as a tuple.
 """

@@ -77,8 +77,10 @@ class CachedCorpus:
         self.store.begin_read()
         stored = self.store.entries()
         count = 0
+        prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root
         for file_no, path in enumerate(self.files):
-            rel = os.path.relpath(path, self.root)
+            # os.path.relpath's answer without its two abspath calls per file (a third of a warm recall's file work)
+            rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)
             entry = stored.get(path)
             key = stat_key(os.lstat(path))
             if entry is not None and trusted(entry.key, entry.read_ns, key) and (entry.indexed or not index):

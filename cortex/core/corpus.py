@@ -224,11 +224,16 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
 
 def pinned_files(root: str) -> tuple[str, list[str]]:
     """Pin `root` and list its canonical files, every limit checked from metadata (no content read)."""
+    root_real, files, _infos = pinned_files_stats(root)
+    return root_real, files
+
+
+def pinned_files_stats(root: str) -> tuple[str, list[str], list[os.stat_result]]:
+    """pinned_files with each file's lstat as the limits saw it (the search cache's trust key)."""
     require_utf8_name(root)
     root_real = pin_canonical_root(root)
     files = canonical_files(root_real)
-    check_limits(files, root_real)
-    return root_real, files
+    return root_real, files, check_limits(files, root_real)
 
 
 def parse_file(path: str, root_real: str) -> list[CortexRecord]:

@@ -105,12 +105,15 @@ def canonical_files(root_real: str) -> list[str]:
     return _files_under(root_real, root_real)
 
 
-def check_limits(files: list[str], root: str) -> None:
+def check_limits(files: list[str], root: str) -> list[os.stat_result]:
+    """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
     if len(files) > MAX_FILES:
         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
     total = 0
+    infos = []
     for path in files:
         info = os.lstat(path)
+        infos.append(info)
         if not stat.S_ISREG(info.st_mode):
             raise IntegrityError(f"Canonical path is not a regular file: {path}")
         if info.st_size > MAX_FILE_BYTES:
@@ -120,6 +123,7 @@ def check_limits(files: list[str], root: str) -> None:
         total += info.st_size
         if total > MAX_TOTAL_BYTES:
             raise IntegrityError(f"Canonical corpus exceeds total byte limit ({MAX_TOTAL_BYTES})")
+    return infos
 
 
 def assert_canonical_text(text: str, where: str) -> None:

@@ -81,7 +81,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                     files.append(path)
 
     walk(top_real)
-    return sorted(files, key=utf16_key)
+    return files  # unordered: canonical_files sorts once
 
 
 def canonical_files(root_real: str) -> list[str]:
@@ -101,8 +101,8 @@ def canonical_files(root_real: str) -> list[str]:
                     hot.append(path)
         return sorted(_files_under(knowledge, root_real) + hot, key=utf16_key)
     if os.path.exists(nested):
-        return _files_under(nested, root_real)
-    return _files_under(root_real, root_real)
+        return sorted(_files_under(nested, root_real), key=utf16_key)
+    return sorted(_files_under(root_real, root_real), key=utf16_key)
 
 
 def check_limits(files: list[str], root: str) -> list[os.stat_result]:

@@ -63,7 +63,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                 name = entry.name
                 if name.startswith("_") or name.startswith("."):
                     continue
-                path = os.path.join(directory, name)
+                path = entry.path  # os.path.join(directory, name), already built by scandir
                 require_utf8_name(path)
                 canonical = name.endswith(".md") or name.endswith(".jsonl")
                 if entry.is_symlink():

@@ -91,21 +91,29 @@ def frontmatter_fields(content: str) -> dict[str, str]:
     return fields
 
 
-def validate_record(record: CortexRecord) -> CortexRecord:
-    if not js_trim(record.id):
-        raise IntegrityError(f"Canonical record has an empty ID at {record.path}")
+_TIMES = (("created", 3), ("updated", 4), ("valid_from", 10), ("valid_until", 11))  # name, place in the fields
+_new_record = tuple.__new__  # the fields are complete and in order: skip CortexRecord's keyword binding
+
+
+def validated_record(fields: tuple) -> CortexRecord:
+    """The record of CortexRecord's first 12 fields, in order, with its times parsed; IntegrityError if invalid.
+
+    Built once, complete (a record is immutable): this runs for every canonical record of every call.
+    """
+    if not js_trim(fields[0]):
+        raise IntegrityError(f"Canonical record has an empty ID at {fields[7]}")
     parsed = []
-    for name in ("created", "updated", "valid_from", "valid_until"):
-        value = getattr(record, name)
-        if value is None and name.startswith("valid"):
+    for name, place in _TIMES:
+        value = fields[place]
+        if value is None and place > 4:
             parsed.append(None)
             continue
         ms = parse_timestamp_ms(value)
         if ms is None:
             # never the value: it may be (what is left of) private text
-            raise IntegrityError(f"Invalid {name} timestamp for {record.id} in {record.path}")
+            raise IntegrityError(f"Invalid {name} timestamp for {fields[0]} in {fields[7]}")
         parsed.append(ms)
-    record = CortexRecord(*record[:12], *parsed)  # a record is immutable: the parsed times make a new one
+    record = _new_record(CortexRecord, (*fields, *parsed))
     if record.updated_ms < record.created_ms:
         raise IntegrityError(f"Canonical record {record.id} is updated before it was created")
     if (
@@ -130,22 +138,20 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
     fields = frontmatter_fields(content)
     created = fields.get("created") or fields.get("date") or fields.get("ts") or EPOCH_ISO
     path_id = "path:" + hashlib.sha256(rel.encode("utf-8")).hexdigest()[:16]
-    return validate_record(
-        CortexRecord(
-            id=fields.get("id") or path_id,
-            type=fields.get("type") or ("work" if "WORK/" in rel else "memory"),
-            title=fields.get("title") or fields.get("name") or rel,
-            created=created,
-            updated=fields.get("updated") or fields.get("last_updated") or created,
-            source=fields.get("source_kind") or fields.get("source") or "canonical",
-            session=fields.get("source_session") or None,
-            path=rel,
-            content=content,
-            related=_related_slugs(content),
-            valid_from=fields.get("valid_from") or None,
-            valid_until=fields.get("valid_until") or None,
-        )
-    )
+    return validated_record((
+        fields.get("id") or path_id,  # id
+        fields.get("type") or ("work" if "WORK/" in rel else "memory"),  # type
+        fields.get("title") or fields.get("name") or rel,  # title
+        created,
+        fields.get("updated") or fields.get("last_updated") or created,  # updated
+        fields.get("source_kind") or fields.get("source") or "canonical",  # source
+        fields.get("source_session") or None,  # session
+        rel,  # path
+        content,
+        _related_slugs(content),  # related
+        fields.get("valid_from") or None,
+        fields.get("valid_until") or None,
+    ))
 
 
 def _reject_constant(name: str):
@@ -208,22 +214,15 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
         if source is None:
             source = row.get("source")
         records.append(
-            validate_record(
-                CortexRecord(
-                    id=row["id"],
-                    type=row["type"],
-                    title=row["title"],
-                    created=row["created"],
-                    updated=row["updated"],
-                    source=source if source is not None else "canonical",
-                    session=row.get("source_session"),
-                    path=rel,
-                    content=row["content"],
-                    related=list(row.get("related") or []),
-                    valid_from=row.get("valid_from"),
-                    valid_until=row.get("valid_until"),
-                )
-            )
+            validated_record((
+                row["id"], row["type"], row["title"], row["created"], row["updated"],
+                source if source is not None else "canonical",  # source
+                row.get("source_session"),  # session
+                rel,  # path
+                row["content"],
+                list(row.get("related") or []),  # related
+                row.get("valid_from"), row.get("valid_until"),
+            ))
         )
     return records
 

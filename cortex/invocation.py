@@ -8,8 +8,8 @@ as `--root DIR` (the .claude folder) or `--memory-root DIR` (DIR/LIFEOS/MEMORY),
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from collections.abc import Callable, Container, Mapping  # not typing: 6 ms of start-up for annotations alone
+from collections import namedtuple
+from collections.abc import Container, Mapping  # not typing: 6 ms of start-up for annotations alone
 from io import TextIOBase as TextIO
 
 from cortex.core.numbers import whole_setting
@@ -26,39 +26,43 @@ GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("
           "proposals": ("list", "approve", "reject")}
 
 
-@dataclass(frozen=True)
-class CommandSpec:
+_SPEC = "name handler value_options flag_options enveloped error_exit"
+
+
+class CommandSpec(namedtuple("CommandSpec", _SPEC, defaults=(frozenset(), frozenset(), True, 1))):
     """One `cortex` command: its allowed options and its handler.
 
-    The handler returns the envelope's `data` (or, for commands with enveloped=False such
-    as prompt hooks, the text to print) and raises CortexError subclasses on failure.
+    name: str (one word, "status", or two, "hot render"; a two-word name wins over its first word);
+    handler: Callable[[Invocation], object]; value_options, flag_options: frozenset[str]; enveloped: bool;
+    error_exit: int. The handler returns the envelope's `data` (or, for commands with enveloped=False
+    such as prompt hooks, the text to print) and raises CortexError subclasses on failure. Plain-text
+    (hook) commands never print an envelope: on any error stdout stays empty, the message goes to
+    stderr and the process exits with `error_exit`.
     """
 
-    name: str  # one word ("status") or two ("hot render"); a two-word name wins over its first word
-    handler: Callable[["Invocation"], object]
-    value_options: frozenset[str] = frozenset()
-    flag_options: frozenset[str] = frozenset()
-    enveloped: bool = True
-    # Plain-text (hook) commands never print an envelope: on any error stdout stays empty,
-    # the message goes to stderr and the process exits with this code.
-    error_exit: int = 1
+    __slots__ = ()
 
     @property
     def allowed(self) -> frozenset[str]:
         return COMMON_OPTIONS | self.value_options | self.flag_options
 
 
-@dataclass
 class Invocation:
-    command: str
-    options: dict[str, str | bool]
-    positionals: list[str]
-    environ: Mapping[str, str]
-    memory_root_override: str | None = None
-    stdin: TextIO | None = None
-    _cache: dict = field(default_factory=dict, repr=False)
-    # Lines for a human on stderr after the envelope (a write that dropped entries); stdout is unchanged.
-    notices: list[str] = field(default_factory=list)
+    """One call of one command: its parsed options, environment, root override and stdin.
+
+    Mutable on purpose: it caches the clock and the corpus for the call, and handlers append
+    `notices` (lines for a human on stderr after the envelope; stdout is unchanged).
+    """
+
+    __slots__ = ("command", "options", "positionals", "environ", "memory_root_override", "stdin", "_cache", "notices")
+
+    def __init__(self, command: str, options: dict[str, str | bool], positionals: list[str],
+                 environ: Mapping[str, str], memory_root_override: str | None = None,
+                 stdin: TextIO | None = None) -> None:
+        self.command, self.options, self.positionals, self.environ = command, options, positionals, environ
+        self.memory_root_override, self.stdin = memory_root_override, stdin
+        self._cache: dict = {}
+        self.notices: list[str] = []
 
     def option(self, name: str) -> str | None:
         value = self.options.get(name)

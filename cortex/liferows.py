@@ -9,7 +9,7 @@ its own shape (ValueError).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -31,13 +31,10 @@ def _require(ok: bool, log: str, why: str) -> None:
         raise ValueError(f"{log} row: {why}")
 
 
-@dataclass(frozen=True)
-class StartRow:
-    """O/reviewer-starts.jsonl: a run's `started` row, written before inference."""
+class StartRow(namedtuple("StartRow", "run_id pid host")):
+    """O/reviewer-starts.jsonl: a run's `started` row, written before inference. run_id: str; pid: int; host: str."""
 
-    run_id: str
-    pid: int
-    host: str
+    __slots__ = ()
 
     def as_row(self) -> dict:
         _require(isinstance(self.run_id, str) and bool(self.run_id), "reviewer-starts", "runId must be a non-empty string")
@@ -52,15 +49,13 @@ def start_at_ms(row: dict) -> int | None:
     return parse_timestamp_ms(row.get("ts"))
 
 
-@dataclass(frozen=True)
-class FireRow:
-    """O/reviewer-fires.jsonl: one row per Stop turn, started or not (a start carries the reviewer's pid)."""
+class FireRow(namedtuple("FireRow", "session turns started reason pid", defaults=(None,))):
+    """O/reviewer-fires.jsonl: one row per Stop turn, started or not (a start carries the reviewer's pid).
 
-    session: str
-    turns: int
-    started: bool
-    reason: str
-    pid: int | None = None
+    session: str; turns: int; started: bool; reason: str; pid: int | None.
+    """
+
+    __slots__ = ()
 
     def as_row(self) -> dict:
         _require(isinstance(self.session, str) and type(self.turns) is int and self.turns >= 0,
@@ -77,15 +72,13 @@ def spawn_at_ms(row: dict) -> int | None:
     return parse_timestamp_ms(row.get("ts")) if row.get("started") is True else None
 
 
-@dataclass(frozen=True)
-class LockEventRow:
-    """O/memory-locks.jsonl: a lock lost, recovered, contended or broken by `cortex-health fix`."""
+class LockEventRow(namedtuple("LockEventRow", "pid event reason lock detail")):
+    """O/memory-locks.jsonl: a lock lost, recovered, contended or broken by `cortex-health fix`.
 
-    pid: int
-    event: str
-    reason: str
-    lock: str  # shown relative to ROOT
-    detail: str
+    pid: int; event, reason, detail: str; lock: str (shown relative to ROOT).
+    """
+
+    __slots__ = ()
 
     def as_row(self) -> dict:
         _require(self.event in LOCK_EVENTS, "memory-locks", f"event must be one of {sorted(LOCK_EVENTS)}")

@@ -8,11 +8,12 @@ Corpus limits are checked from metadata before any content is read.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
                                read_canonical_utf8, require_utf8_name)
@@ -36,20 +37,25 @@ _FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 _FIELD = re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z")
 _QUOTE_ENDS = re.compile(r"\A[\"']|[\"']\Z")
 _LT = re.escape(JS_LINE_TERMINATORS)
-_RELATED = re.compile(
-    rf"(?:\A|(?<=[{_LT}])){JS_WS_CLASS}*-?{JS_WS_CLASS}*slug:{JS_WS_CLASS}*([^{re.escape(JS_WS)}#]+){JS_DOT}*(?=[{_LT}]|\Z)"
-)
 _JSONL_SPLIT = re.compile(r"\r?\n")
 
 
-@dataclass(frozen=True)
-class Corpus:
-    """The parsed corpus. `rows`, `full`, `rank` and `close` are the interface the read commands
-    use, shared with cortex.searchcache.loader.CachedCorpus (whose rows are content-less heads)."""
+@functools.cache
+def _related() -> re.Pattern[str]:
+    """The `slug:` lines of a record: ~1 ms to compile, and only a record that names a slug needs it."""
+    return re.compile(
+        rf"(?:\A|(?<=[{_LT}])){JS_WS_CLASS}*-?{JS_WS_CLASS}*slug:{JS_WS_CLASS}*([^{re.escape(JS_WS)}#]+){JS_DOT}*(?=[{_LT}]|\Z)"
+    )
 
-    root: str
-    files: tuple[str, ...]
-    records: list[CortexRecord]
+
+class Corpus(namedtuple("Corpus", "root files records")):
+    """The parsed corpus. `rows`, `full`, `rank` and `close` are the interface the read commands
+    use, shared with cortex.searchcache.loader.CachedCorpus (whose rows are content-less heads).
+
+    root: str; files: tuple[str, ...]; records: list[CortexRecord].
+    """
+
+    __slots__ = ()
 
     @property
     def rows(self) -> list[CortexRecord]:
@@ -85,18 +91,29 @@ def frontmatter_fields(content: str) -> dict[str, str]:
     return fields
 
 
-def validate_record(record: CortexRecord) -> CortexRecord:
-    if not js_trim(record.id):
-        raise IntegrityError(f"Canonical record has an empty ID at {record.path}")
-    for name in ("created", "updated", "valid_from", "valid_until"):
-        value = getattr(record, name)
-        if value is None and name.startswith("valid"):
+_TIMES = (("created", 3), ("updated", 4), ("valid_from", 10), ("valid_until", 11))  # name, place in the fields
+_new_record = tuple.__new__  # the fields are complete and in order: skip CortexRecord's keyword binding
+
+
+def validated_record(fields: tuple) -> CortexRecord:
+    """The record of CortexRecord's first 12 fields, in order, with its times parsed; IntegrityError if invalid.
+
+    Built once, complete (a record is immutable): this runs for every canonical record of every call.
+    """
+    if not js_trim(fields[0]):
+        raise IntegrityError(f"Canonical record has an empty ID at {fields[7]}")
+    parsed = []
+    for name, place in _TIMES:
+        value = fields[place]
+        if value is None and place > 4:
+            parsed.append(None)
             continue
         ms = parse_timestamp_ms(value)
         if ms is None:
             # never the value: it may be (what is left of) private text
-            raise IntegrityError(f"Invalid {name} timestamp for {record.id} in {record.path}")
-        setattr(record, f"{name}_ms", ms)
+            raise IntegrityError(f"Invalid {name} timestamp for {fields[0]} in {fields[7]}")
+        parsed.append(ms)
+    record = _new_record(CortexRecord, (*fields, *parsed))
     if record.updated_ms < record.created_ms:
         raise IntegrityError(f"Canonical record {record.id} is updated before it was created")
     if (
@@ -111,7 +128,7 @@ def validate_record(record: CortexRecord) -> CortexRecord:
 def _related_slugs(content: str) -> list[str]:
     if "slug:" not in content:  # the common case; the full pattern is comparatively slow
         return []
-    return [_scalar(m.group(1)) for m in _RELATED.finditer(content)]
+    return [_scalar(m.group(1)) for m in _related().finditer(content)]
 
 
 def parse_markdown(path: str, root: str) -> CortexRecord:
@@ -121,22 +138,20 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
     fields = frontmatter_fields(content)
     created = fields.get("created") or fields.get("date") or fields.get("ts") or EPOCH_ISO
     path_id = "path:" + hashlib.sha256(rel.encode("utf-8")).hexdigest()[:16]
-    return validate_record(
-        CortexRecord(
-            id=fields.get("id") or path_id,
-            type=fields.get("type") or ("work" if "WORK/" in rel else "memory"),
-            title=fields.get("title") or fields.get("name") or rel,
-            created=created,
-            updated=fields.get("updated") or fields.get("last_updated") or created,
-            source=fields.get("source_kind") or fields.get("source") or "canonical",
-            session=fields.get("source_session") or None,
-            path=rel,
-            content=content,
-            related=_related_slugs(content),
-            valid_from=fields.get("valid_from") or None,
-            valid_until=fields.get("valid_until") or None,
-        )
-    )
+    return validated_record((
+        fields.get("id") or path_id,  # id
+        fields.get("type") or ("work" if "WORK/" in rel else "memory"),  # type
+        fields.get("title") or fields.get("name") or rel,  # title
+        created,
+        fields.get("updated") or fields.get("last_updated") or created,  # updated
+        fields.get("source_kind") or fields.get("source") or "canonical",  # source
+        fields.get("source_session") or None,  # session
+        rel,  # path
+        content,
+        _related_slugs(content),  # related
+        fields.get("valid_from") or None,
+        fields.get("valid_until") or None,
+    ))
 
 
 def _reject_constant(name: str):
@@ -199,33 +214,31 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
         if source is None:
             source = row.get("source")
         records.append(
-            validate_record(
-                CortexRecord(
-                    id=row["id"],
-                    type=row["type"],
-                    title=row["title"],
-                    created=row["created"],
-                    updated=row["updated"],
-                    source=source if source is not None else "canonical",
-                    session=row.get("source_session"),
-                    path=rel,
-                    content=row["content"],
-                    related=list(row.get("related") or []),
-                    valid_from=row.get("valid_from"),
-                    valid_until=row.get("valid_until"),
-                )
-            )
+            validated_record((
+                row["id"], row["type"], row["title"], row["created"], row["updated"],
+                source if source is not None else "canonical",  # source
+                row.get("source_session"),  # session
+                rel,  # path
+                row["content"],
+                list(row.get("related") or []),  # related
+                row.get("valid_from"), row.get("valid_until"),
+            ))
         )
     return records
 
 
 def pinned_files(root: str) -> tuple[str, list[str]]:
     """Pin `root` and list its canonical files, every limit checked from metadata (no content read)."""
+    root_real, files, _infos = pinned_files_stats(root)
+    return root_real, files
+
+
+def pinned_files_stats(root: str) -> tuple[str, list[str], list[os.stat_result]]:
+    """pinned_files with each file's lstat as the limits saw it (the search cache's trust key)."""
     require_utf8_name(root)
     root_real = pin_canonical_root(root)
     files = canonical_files(root_real)
-    check_limits(files, root_real)
-    return root_real, files
+    return root_real, files, check_limits(files, root_real)
 
 
 def parse_file(path: str, root_real: str) -> list[CortexRecord]:

@@ -63,7 +63,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                 name = entry.name
                 if name.startswith("_") or name.startswith("."):
                     continue
-                path = os.path.join(directory, name)
+                path = entry.path  # os.path.join(directory, name), already built by scandir
                 require_utf8_name(path)
                 canonical = name.endswith(".md") or name.endswith(".jsonl")
                 if entry.is_symlink():
@@ -81,7 +81,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                     files.append(path)
 
     walk(top_real)
-    return sorted(files, key=utf16_key)
+    return files  # unordered: canonical_files sorts once
 
 
 def canonical_files(root_real: str) -> list[str]:
@@ -101,16 +101,19 @@ def canonical_files(root_real: str) -> list[str]:
                     hot.append(path)
         return sorted(_files_under(knowledge, root_real) + hot, key=utf16_key)
     if os.path.exists(nested):
-        return _files_under(nested, root_real)
-    return _files_under(root_real, root_real)
+        return sorted(_files_under(nested, root_real), key=utf16_key)
+    return sorted(_files_under(root_real, root_real), key=utf16_key)
 
 
-def check_limits(files: list[str], root: str) -> None:
+def check_limits(files: list[str], root: str) -> list[os.stat_result]:
+    """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
     if len(files) > MAX_FILES:
         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
     total = 0
+    infos = []
     for path in files:
         info = os.lstat(path)
+        infos.append(info)
         if not stat.S_ISREG(info.st_mode):
             raise IntegrityError(f"Canonical path is not a regular file: {path}")
         if info.st_size > MAX_FILE_BYTES:
@@ -120,6 +123,7 @@ def check_limits(files: list[str], root: str) -> None:
         total += info.st_size
         if total > MAX_TOTAL_BYTES:
             raise IntegrityError(f"Canonical corpus exceeds total byte limit ({MAX_TOTAL_BYTES})")
+    return infos
 
 
 def assert_canonical_text(text: str, where: str) -> None:

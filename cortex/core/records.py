@@ -1,35 +1,28 @@
 """Core record model: one canonical memory record as the corpus loader produces it.
 
-A plain slotted dataclass, not pydantic: the loader builds tens of thousands of these and
-the status line must not import pydantic. `to_json()` gives the public field order.
+Named tuples, not pydantic models: the loader builds tens of thousands of these (a
+tuple builds faster), defining one costs no start-up, and the status line must not import
+pydantic. `to_json()` gives the public field order; nothing serialises a record as a tuple.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 from cortex.core.jscompat import js_len
 
+_RECORD = ("id type title created updated source session path content related valid_from valid_until"
+           " created_ms updated_ms valid_from_ms valid_until_ms")
 
-@dataclass(slots=True)
-class CortexRecord:
-    id: str
-    type: str
-    title: str
-    created: str
-    updated: str
-    source: str
-    session: str | None
-    path: str
-    content: str
-    related: list[str]
-    valid_from: str | None = None
-    valid_until: str | None = None
-    # Parsed milliseconds, filled in by validation (never serialised).
-    created_ms: int = field(default=0, repr=False)
-    updated_ms: int = field(default=0, repr=False)
-    valid_from_ms: int | None = field(default=None, repr=False)
-    valid_until_ms: int | None = field(default=None, repr=False)
+
+class CortexRecord(namedtuple("CortexRecord", _RECORD, defaults=(None, None, 0, 0, None, None))):
+    """One canonical record; the `*_ms` fields are the parsed times, set by validation (never serialised).
+
+    id, type, title, created, updated, source, path, content: str; session, valid_from, valid_until: str | None;
+    related: list[str]; created_ms, updated_ms: int; valid_from_ms, valid_until_ms: int | None.
+    """
+
+    __slots__ = ()
 
     @property
     def provenance(self) -> dict:
@@ -58,31 +51,19 @@ class CortexRecord:
         return valid_at(self, now_ms)
 
 
-@dataclass(slots=True)
-class RecordHead:
+_HEAD = ("id type title created updated source session path related valid_from valid_until created_ms updated_ms"
+         " valid_from_ms valid_until_ms est_tokens length file_no seq")
+
+
+class RecordHead(namedtuple("RecordHead", _HEAD)):
     """A record without its content, as the search cache keeps it: everything a card, a filter,
     a validity test or a ranking needs. `file_no`/`seq` locate it (its file in the corpus, its
-    place in that file); `length` is its token count (-1 until the file is indexed)."""
+    place in that file); `length` is its token count (-1 until the file is indexed).
 
-    id: str
-    type: str
-    title: str
-    created: str
-    updated: str
-    source: str
-    session: str | None
-    path: str
-    related: list[str]
-    valid_from: str | None
-    valid_until: str | None
-    created_ms: int
-    updated_ms: int
-    valid_from_ms: int | None
-    valid_until_ms: int | None
-    est_tokens: int
-    length: int
-    file_no: int
-    seq: int
+    Fields as CortexRecord's (no content); est_tokens, length, file_no, seq: int.
+    """
+
+    __slots__ = ()
 
     @property
     def provenance(self) -> dict:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.core.corpus import EPOCH_ISO, enumerate_canonical_corpus, frontmatter_fields
 from cortex.core.durable import append_line
@@ -42,12 +42,13 @@ _FRONTMATTER = re.compile(r"\A---\r?\n[\s\S]*?\r?\n---(?:\r?\n|\Z)")
 _SPACE = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
-class Recall:
-    block: str
-    returned: int
-    top_score: float | None
-    query_hash: str
+class Recall(namedtuple("Recall", "block returned top_score query_hash")):
+    """What a recall found: the block to print, how many cards, the best score, the query's hash.
+
+    block: str; returned: int; top_score: float | None; query_hash: str.
+    """
+
+    __slots__ = ()
 
 
 def hot_records(layout: Layout) -> list[CortexRecord]:
@@ -61,11 +62,12 @@ def hot_records(layout: Layout) -> list[CortexRecord]:
             continue
         updated = frontmatter_fields(text).get("last_updated") or EPOCH_ISO
         stamp = updated if parse_timestamp_ms(updated) is not None else EPOCH_ISO
+        stamp_ms = parse_timestamp_ms(stamp)
         for entry in validate_entries(parse_memory_content(text).entries).accepted:
             digest = hashlib.sha256(entry.encode("utf-8")).hexdigest()[:16]
             record = CortexRecord(id=f"hot:{label}:{digest}", type="memory", title=title, created=stamp, updated=stamp,
-                                  source="hot-memory", session=None, path=layout.display(path), content=entry, related=[])
-            record.created_ms = record.updated_ms = parse_timestamp_ms(stamp)
+                                  source="hot-memory", session=None, path=layout.display(path), content=entry, related=[],
+                                  created_ms=stamp_ms, updated_ms=stamp_ms)
             records.append(record)
     return records
 

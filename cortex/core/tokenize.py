@@ -17,6 +17,7 @@ check every fast path against `general_terms(fold(text))`, the general algorithm
 """
 from __future__ import annotations
 
+import functools
 import operator
 import re
 import unicodedata
@@ -25,14 +26,24 @@ from cortex.core import unicode_tables as tables
 
 _ASCII_TERM = re.compile(r"[a-z0-9]+")
 _ASCII_BLANKS = str.maketrans({chr(code): " " for code in range(128) if not (chr(code).isdigit() or chr(code).islower())})
-_CJK_BMP = re.compile(f"[{tables.CJK_BMP}]")
 _CJK_SUPPLEMENTARY = re.compile(f"[{tables.CJK_SUPPLEMENTARY}]")
 _SIMPLE_RUN = re.compile(r"[^\W_]+")  # letters and digits: `\w` without `_`
-# Full-width punctuation and the ideographic space separate words before and after NFKC
-# alike; blanking them first lets typical CJK text pass NFKC's quick check (5x faster).
-_FULLWIDTH_PUNCTUATION = re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 _SUPPLEMENTARY = re.compile("[\U00010000-\U0010ffff]")
 _VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f]|[\U000e0100-\U000e01ef]")
+
+
+# The two classes below cost milliseconds to compile and only non-ASCII text needs them: built
+# on first use, so an ASCII prompt's recall hook never pays for them.
+@functools.cache
+def _cjk_bmp() -> re.Pattern[str]:
+    return re.compile(f"[{tables.CJK_BMP}]")
+
+
+@functools.cache
+def _fullwidth_punctuation() -> re.Pattern[str]:
+    """Full-width punctuation and the ideographic space separate words before and after NFKC
+    alike; blanking them first lets typical CJK text pass NFKC's quick check (5x faster)."""
+    return re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 
 
 def ascii_terms(text: str) -> list[str]:
@@ -62,7 +73,7 @@ terms = unicode_terms  # the tokenizer search and the benchmark use by default
 def fold(text: str) -> str:
     """NFKC, case-fold, NFKC again (case folding can leave a string un-normalised)."""
     if not unicodedata.is_normalized("NFKC", text):
-        text = unicodedata.normalize("NFKC", _FULLWIDTH_PUNCTUATION.sub(" ", text))
+        text = unicodedata.normalize("NFKC", _fullwidth_punctuation().sub(" ", text))
     text = text.casefold()
     return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
 
@@ -88,12 +99,12 @@ def general_terms(folded: str) -> list[str]:
 
 def is_lone_cjk(term: str) -> bool:
     """A one-character Han/Kana/Hangul term: in text it is mostly inside bigrams, so search counts it in the text."""
-    return len(term) == 1 and _has_cjk(term)
+    return len(term) == 1 and not term.isascii() and _has_cjk(term)  # no ASCII character is CJK
 
 
 def cjk_characters(folded: str) -> list[str]:
     """Every Han/Kana/Hangul character of folded text, in order: the lone-CJK terms a record can match."""
-    found = _CJK_BMP.findall(folded)
+    found = _cjk_bmp().findall(folded)
     if _SUPPLEMENTARY.search(folded):
         found += _CJK_SUPPLEMENTARY.findall(folded)
     return found
@@ -102,6 +113,8 @@ def cjk_characters(folded: str) -> list[str]:
 def prepare() -> None:
     """Build the lazy tables now (the benchmark calls this so no timed ranking pays for it)."""
     tables.prepare()
+    _cjk_bmp()
+    _fullwidth_punctuation()
 
 
 def _has_marks(text: str) -> bool:
@@ -114,4 +127,4 @@ def _has_marks(text: str) -> bool:
 
 
 def _has_cjk(text: str) -> bool:
-    return bool(_CJK_BMP.search(text) or (_SUPPLEMENTARY.search(text) and _CJK_SUPPLEMENTARY.search(text)))
+    return bool(_cjk_bmp().search(text) or (_SUPPLEMENTARY.search(text) and _CJK_SUPPLEMENTARY.search(text)))

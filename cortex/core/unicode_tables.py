@@ -14,7 +14,10 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Iterable
+
+TYPE_CHECKING = False  # typing costs the recall hook milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 # Letter/digit blocks of the four CJK scripts (NFKC has already folded halfwidth and
 # compatibility forms into these).

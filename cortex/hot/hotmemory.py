@@ -11,7 +11,7 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 from cortex.core.jscompat import js_len, js_trim
 
@@ -28,28 +28,26 @@ _FRONTMATTER = re.compile(r"---\r?\n[\s\S]*?\r?\n---\r?\n")
 _LINE_SPLIT = re.compile(r"\r?\n")
 
 
-@dataclass(frozen=True)
-class ParsedMemoryFile:
-    frontmatter: str
-    body_lines: tuple[str, ...]
-    entries: tuple[str, ...]
+class ParsedMemoryFile(namedtuple("ParsedMemoryFile", "frontmatter body_lines entries")):
+    """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class MarkerCheck:
-    begins: int
-    ends: int
-    inverted: bool
+class MarkerCheck(namedtuple("MarkerCheck", "begins ends inverted")):
+    """The managed-block markers found. begins, ends: int; inverted: bool."""
+
+    __slots__ = ()
 
     @property
     def ok(self) -> bool:
         return self.begins == 1 and self.ends == 1 and not self.inverted
 
 
-@dataclass(frozen=True)
-class Validation:
-    accepted: tuple[str, ...]
-    dropped: tuple[dict, ...] = field(default=())  # {"entry", "reason"} for every rejected entry
+class Validation(namedtuple("Validation", "accepted dropped", defaults=((),))):
+    """Entries kept and dropped. accepted: tuple[str, ...]; dropped: tuple[dict, ...] ({"entry", "reason"} each)."""
+
+    __slots__ = ()
 
     def count(self, reason: str) -> int:
         return sum(1 for row in self.dropped if row["reason"] == reason)

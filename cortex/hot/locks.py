@@ -17,12 +17,9 @@ from __future__ import annotations
 import errno
 import json
 import os
-import secrets
-import socket
 import stat
 import time
-from dataclasses import dataclass
-from typing import Callable
+from collections import namedtuple
 
 from cortex.core.checkpoints import reached
 from cortex.core.durable import temp_name_for
@@ -33,22 +30,33 @@ from cortex.write.refusals import Refusal
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
 
+
+def _host() -> str:
+    """socket.gethostname() without importing socket (~4 ms): on POSIX both are the uname node name."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
+
+
+TYPE_CHECKING = False  # typing costs every write's start-up milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    EventSink = Callable[[dict], None]
+
 LOCK_STALE_MS = 5 * 60 * 1000
 MAX_STAMP_BYTES = 4096
 MAX_RECOVERIES = 8  # stale locks broken per acquisition; more means something keeps planting them
 MAX_BACKOFF_S = 0.02
-EventSink = Callable[[dict], None]
 _NO_HARDLINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.EXDEV}
 
 
-@dataclass(frozen=True)
-class Seen:
-    """What a contender observed in an existing lock file."""
+class Seen(namedtuple("Seen", "raw inode mtime_ns stamp")):
+    """What a contender observed in an existing lock file. raw: bytes; inode, mtime_ns: int; stamp: dict | None."""
 
-    raw: bytes
-    inode: int
-    mtime_ns: int
-    stamp: dict | None
+    __slots__ = ()
 
 
 def _physical_now_ms() -> int:
@@ -189,8 +197,8 @@ def _new_stamp(host: str, token: str) -> bytes:
 
 def acquire(path: str, *, on_event: EventSink, wait_ms: int) -> HeldLock:
     """Take `path` exclusively, recovering stale locks; Refusal(ELOCK_HELD) after `wait_ms`."""
-    token = secrets.token_hex(8)
-    host = socket.gethostname()
+    token = os.urandom(8).hex()  # what secrets.token_hex does, without importing secrets (hmac, hashlib, random)
+    host = _host()
     stamp = _new_stamp(host, token)
     deadline = time.monotonic() + wait_ms / 1000
     delay = 0.002
@@ -222,7 +230,7 @@ def break_if_holder_dead(path: str) -> dict | None:
     and broken race-safely like any stale lock a writer recovers.
     """
     seen = _inspect(path)
-    host = socket.gethostname()
+    host = _host()
     if seen is None or seen.stamp is None or seen.stamp["host"] != host:
         return None
     if stale_reason(seen, _physical_now_ms(), host) != "holder-process-gone":

@@ -8,9 +8,8 @@ counters are reset, so a failed start leaves the turns counted for the next Stop
 """
 from __future__ import annotations
 
-import subprocess
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.review.reviewstate import read_session, read_state, state_lock, write_session, write_state
 from cortex.core.timestamps import parse_timestamp_ms
@@ -19,19 +18,17 @@ from cortex.layout import REVIEWER_FIRES_LOG as FIRES_LOG
 from cortex.liferows import FireRow
 
 
-@dataclass(frozen=True)
-class Cadence:
-    turn_threshold: int
-    min_minutes_between: float
+class Cadence(namedtuple("Cadence", "turn_threshold min_minutes_between")):
+    """When a review is due. turn_threshold: int; min_minutes_between: float."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class Decision:
-    session: str
-    turns: int  # this session's turns including this one
-    started: bool
-    reason: str
-    pid: int | None = None
+class Decision(namedtuple("Decision", "session turns started reason pid", defaults=(None,))):
+    """One Stop turn's outcome. session: str; turns: int (this session's, this one included); started: bool;
+    reason: str; pid: int | None."""
+
+    __slots__ = ()
 
 
 def _interval_elapsed(last_review_at: str | None, now_ms: int, minutes: float) -> bool:
@@ -47,6 +44,8 @@ def reviewer_argv(memory_root: str, transcript: str | None) -> list[str]:
 
 def start_detached(argv: list[str], env: dict[str, str], cwd: str) -> int:
     """Start `argv` in its own session with no inherited stdio; returns its pid (never waited for here)."""
+    import subprocess  # only a turn that starts a review pays for it
+
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=env, cwd=cwd, start_new_session=True, close_fds=True)
     return proc.pid

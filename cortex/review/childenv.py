@@ -9,7 +9,10 @@ config names in `pass_env` are kept; nothing else is added except the subagent m
 from __future__ import annotations
 
 import re
-from typing import Iterable, Mapping
+
+TYPE_CHECKING = False  # typing costs the Stop hook milliseconds
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 from cortex.hookinput import SUBAGENT_ENV
 

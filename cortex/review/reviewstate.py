@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 
 from cortex.core.durable import replace_file
 from cortex.errors import IntegrityError, InvalidInput
@@ -43,22 +42,32 @@ def check_session_id(value: str) -> str:
     return value
 
 
-@dataclass
 class ReviewState:
-    last_review_at: str | None = None
-    turn_count_since_last_review: int = 0
-    pending_review: bool = False
+    """OBSERVABILITY's review state, updated in place by a fire under the state lock."""
+
+    __slots__ = ("last_review_at", "turn_count_since_last_review", "pending_review")
+
+    def __init__(self, last_review_at: str | None = None, turn_count_since_last_review: int = 0,
+                 pending_review: bool = False) -> None:
+        self.last_review_at = last_review_at
+        self.turn_count_since_last_review = turn_count_since_last_review
+        self.pending_review = pending_review
 
     def to_json(self) -> dict:
         return {"last_review_at": self.last_review_at, "turn_count_since_last_review": self.turn_count_since_last_review,
                 "pending_review": self.pending_review}
 
 
-@dataclass
 class SessionCounter:
-    session_id: str
-    turn_count_since_last_review: int = 0
-    last_message_at: str | None = None
+    """One session's turn counter, updated in place by a fire under the state lock."""
+
+    __slots__ = ("session_id", "turn_count_since_last_review", "last_message_at")
+
+    def __init__(self, session_id: str, turn_count_since_last_review: int = 0,
+                 last_message_at: str | None = None) -> None:
+        self.session_id = session_id
+        self.turn_count_since_last_review = turn_count_since_last_review
+        self.last_message_at = last_message_at
 
     def to_json(self) -> dict:
         return {"schema_version": 1, "session_id": self.session_id,

@@ -9,8 +9,7 @@ from __future__ import annotations
 import marshal
 import zlib
 from array import array
-from collections import Counter
-from dataclasses import dataclass, field
+from collections import Counter, namedtuple
 
 from cortex.core.records import CortexRecord, RecordHead
 from cortex.core.search import tokenized_matches
@@ -30,18 +29,14 @@ class DamagedEntry(Exception):
     """A stored value fails its checksum or its shape: the cache is not to be believed."""
 
 
-@dataclass
-class NewEntry:
-    """What the loader read for one file, ready to store; `postings`/`contents` are empty unless indexed."""
+class NewEntry(namedtuple("NewEntry", "path key read_ns indexed facts crc postings contents", defaults=((), ()))):
+    """What the loader read for one file, ready to store; `postings`/`contents` are empty unless indexed.
 
-    path: str
-    key: tuple[int, int, int, int, int]
-    read_ns: int
-    indexed: bool
-    facts: bytes
-    crc: int
-    postings: list[tuple[str, bytes, int]] = field(default_factory=list)
-    contents: list[tuple[int, str, int]] = field(default_factory=list)
+    path: str; key: (dev, ino, size, mtime_ns, ctime_ns); read_ns: int; indexed: bool; facts: bytes; crc: int;
+    postings: list[(term, data, crc)]; contents: list[(seq, content, crc)].
+    """
+
+    __slots__ = ()
 
 
 def stat_key(info) -> tuple[int, int, int, int, int]:
@@ -147,12 +142,12 @@ def new_entry(path: str, key: tuple, read_ns: int, records: list[CortexRecord], 
     heads = marshal.dumps([head_tuple(r, -1 if lengths is None else lengths[seq]) for seq, r in enumerate(records)], 4)
     lengths_bytes = array("i", lengths or [-1] * len(records)).tobytes()
     facts = marshal.dumps(([r.id for r in records], lengths_bytes, _bounds(records), heads), 4)
-    entry = NewEntry(path, key, read_ns, indexed, facts, zlib.crc32(facts))
-    if indexed:
-        entry.postings = [(term, data.tobytes(), zlib.crc32(data)) for term, data in postings.items()]
-        entry.contents = [(seq, r.content, zlib.crc32(r.content.encode("utf-8", "surrogatepass")))
-                          for seq, r in enumerate(records)]
-    return entry
+    if not indexed:
+        return NewEntry(path, key, read_ns, indexed, facts, zlib.crc32(facts))
+    return NewEntry(path, key, read_ns, indexed, facts, zlib.crc32(facts),
+                    [(term, data.tobytes(), zlib.crc32(data)) for term, data in postings.items()],
+                    [(seq, r.content, zlib.crc32(r.content.encode("utf-8", "surrogatepass")))
+                     for seq, r in enumerate(records)])
 
 
 def decode_facts(blob: bytes, crc: int, path: str, file_no: int) -> FileFacts:
@@ -218,8 +213,6 @@ class Row:
 
 
 def full_record(head: RecordHead, content: str) -> CortexRecord:
-    record = CortexRecord(head.id, head.type, head.title, head.created, head.updated, head.source, head.session,
-                          head.path, content, list(head.related), head.valid_from, head.valid_until)
-    record.created_ms, record.updated_ms = head.created_ms, head.updated_ms
-    record.valid_from_ms, record.valid_until_ms = head.valid_from_ms, head.valid_until_ms
-    return record
+    return CortexRecord(head.id, head.type, head.title, head.created, head.updated, head.source, head.session,
+                        head.path, content, list(head.related), head.valid_from, head.valid_until,
+                        head.created_ms, head.updated_ms, head.valid_from_ms, head.valid_until_ms)

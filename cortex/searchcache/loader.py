@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Callable, Mapping
 
 from cortex.core.corpus import (check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
-                                pinned_files)
+                                pinned_files_stats)
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
@@ -40,7 +40,7 @@ INDEX_BUDGET_BYTES = 24 << 20
 def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int], *, index: bool, notes: list[str]):
     """The corpus of `root`: a CachedCorpus, or a plain Corpus when there is no usable cache.
     `index` asks for entries that can rank and give content (search, recall, get, export)."""
-    root_real, files = pinned_files(root)
+    root_real, files, infos = pinned_files_stats(root)
     path = db_path(environ, root_real)
     if path is None:
         return enumerate_canonical_corpus(root_real)
@@ -48,7 +48,7 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
         store = Store.open(path, notes)
     except CacheUnusable:
         return enumerate_canonical_corpus(root_real)
-    corpus = CachedCorpus(root_real, tuple(files), store, clock, notes)
+    corpus = CachedCorpus(root_real, tuple(files), store, clock, notes, infos)
     try:
         corpus.load(index)
     except _DAMAGE as error:
@@ -63,8 +63,10 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
 class CachedCorpus:
     """The Corpus interface (rows, records, full, rank, close) over cached file facts and fresh reads."""
 
-    def __init__(self, root: str, files: tuple[str, ...], store: Store, clock: Callable[[], int], notes: list[str]) -> None:
+    def __init__(self, root: str, files: tuple[str, ...], store: Store, clock: Callable[[], int], notes: list[str],
+                 infos: list[os.stat_result] | None = None) -> None:
         self.root, self.files, self.store, self.clock, self.notes = root, files, store, clock, notes
+        self._infos = infos  # each file's lstat as the limits took it, moments ago: no second call per file
         self.facts: list[FileFacts] = []
         self.rows: list[Row] = []
         self._pending: list = []
@@ -77,10 +79,12 @@ class CachedCorpus:
         self.store.begin_read()
         stored = self.store.entries()
         count = 0
+        prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root
         for file_no, path in enumerate(self.files):
-            rel = os.path.relpath(path, self.root)
+            # os.path.relpath's answer without its two abspath calls per file (a third of a warm recall's file work)
+            rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)
             entry = stored.get(path)
-            key = stat_key(os.lstat(path))
+            key = stat_key(self._infos[file_no] if self._infos is not None else os.lstat(path))
             if entry is not None and trusted(entry.key, entry.read_ns, key) and (entry.indexed or not index):
                 facts = decode_facts(entry.facts, entry.crc, rel, file_no)
                 facts.entry_id, facts.indexed = entry.id, entry.indexed

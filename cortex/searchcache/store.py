@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.core.cachedir import FILE_MODE
 
@@ -37,15 +37,11 @@ class CacheUnusable(Exception):
     """This call runs without the cache (read-only or full location, lock held, damaged file)."""
 
 
-@dataclass(frozen=True)
-class FileEntry:
-    id: int
-    path: str
-    key: tuple[int, int, int, int, int]  # dev, ino, size, mtime_ns, ctime_ns
-    read_ns: int
-    indexed: bool
-    facts: bytes
-    crc: int
+class FileEntry(namedtuple("FileEntry", "id path key read_ns indexed facts crc")):
+    """One stored file's row. id: int; path: str; key: (dev, ino, size, mtime_ns, ctime_ns); read_ns: int;
+    indexed: bool; facts: bytes; crc: int."""
+
+    __slots__ = ()
 
 
 def _present_files(path: str):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 
 from cortex.core.durable import append_line
 from cortex.errors import CortexError
@@ -43,11 +43,10 @@ def lock_wait_from(environ) -> int:
                          MAX_LOCK_WAIT_MS)
 
 
-@dataclass(frozen=True)
-class WriteContext:
-    layout: Layout
-    now_ms: int
-    lock_wait_ms: int = DEFAULT_LOCK_WAIT_MS
+class WriteContext(namedtuple("WriteContext", "layout now_ms lock_wait_ms", defaults=(DEFAULT_LOCK_WAIT_MS,))):
+    """One write call's context. layout: Layout; now_ms: int; lock_wait_ms: int."""
+
+    __slots__ = ()
 
     @classmethod
     def from_invocation(cls, inv) -> "WriteContext":

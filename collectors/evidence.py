@@ -60,15 +60,11 @@ class CollectorSkipped(namedtuple("CollectorSkipped", "collector reason status",
 
 
 def as_json(value: Any) -> Any:
-    """Plain JSON data from frozen values: records (named tuples, dataclasses), enums, tuples, mappings."""
+    """Plain JSON data from frozen values: records (named tuples), enums, tuples, mappings."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record: an object, not an array
         return {name: as_json(item) for name, item in zip(value._fields, value)}
-    if hasattr(type(value), "__dataclass_fields__"):  # a dataclass instance, until every record is a named tuple
-        import dataclasses  # not at import: the module costs every command ~6 ms
-
-        return {f.name: as_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {str(key): as_json(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

@@ -11,7 +11,6 @@ O/memory-locks.jsonl gives the contended and recovered events (the newest TAIL_R
 from __future__ import annotations
 
 import os
-import socket
 import stat
 from collections import namedtuple
 
@@ -24,6 +23,7 @@ from collectors.jsonl import tail_rows
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
+from cortex.core.liveness import host_name
 
 EVENTS_LOG = contract.LOCKS_LOG
 TAIL_ROWS = 2000
@@ -112,7 +112,7 @@ def contended_events(path: str, anchor: str) -> tuple[FileState, tuple[int, ...]
 
 
 def collect(layout: Layout) -> LocksEvidence:
-    host = socket.gethostname()
+    host = host_name()
     locks = tuple(found for found in (holder_of(path, host) for path in lock_paths(layout)) if found is not None)
     state, times = contended_events(layout.evidence(EVENTS_LOG), layout.memory)
     return LocksEvidence(state.status, state, locks, times, health_lock_held(layout.health_log + ".lock"))

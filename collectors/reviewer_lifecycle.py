@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import socket
 from collections import namedtuple
 
 from collectors.jsonl import scan_jsonl, tail_rows
@@ -21,6 +20,7 @@ from collectors.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
+from cortex.core.liveness import host_name
 
 STARTS_LOG = contract.REVIEWER_STARTS_LOG
 FIRES_LOG = contract.REVIEWER_FIRES_LOG
@@ -148,7 +148,7 @@ def collect(layout: Layout) -> LifecycleEvidence:
                      reverse=True)[:KEPT_STARTS]
     wanted = {row["runId"] for _, row in started}
     finished = finished_runs(layout, wanted) if wanted else set()
-    host = socket.gethostname()
+    host = host_name()
     starts = tuple(Start(row["runId"], ms, brief(row.get("pid")), brief(row.get("host")), row["runId"] in finished,
                          None if row["runId"] in finished else holder_state(row, host)) for ms, row in started)
     _, fires = tail_objects(layout.evidence(FIRES_LOG), layout.memory)

@@ -74,8 +74,6 @@ def js_number_to_string(value: float) -> str:
 
     sign = "-" if value < 0 else ""
     # repr() gives the shortest round-tripping digits, exactly as ECMAScript requires.
-    from decimal import Decimal  # only non-integral numbers need it; most rows hold none
-
     _, digit_tuple, exponent = Decimal(repr(abs(value))).normalize().as_tuple()
     digits = "".join(map(str, digit_tuple))
     n = len(digits) + exponent

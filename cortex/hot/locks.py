@@ -25,19 +25,10 @@ from cortex.core.checkpoints import reached
 from cortex.core.durable import temp_name_for
 from cortex.errors import IntegrityError
 from cortex.liferows import LOCK_CONTENDED, LOCK_LOST, STALE_LOCK_RECOVERED
-from cortex.core.liveness import process_is_gone
+from cortex.core.liveness import host_name, process_is_gone
 from cortex.write.refusals import Refusal
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
-
-
-def _host() -> str:
-    """socket.gethostname() without importing socket (~4 ms): on POSIX both are the uname node name."""
-    if hasattr(os, "uname"):
-        return os.uname().nodename
-    import socket
-
-    return socket.gethostname()
 
 
 TYPE_CHECKING = False  # typing costs every write's start-up milliseconds
@@ -198,7 +189,7 @@ def _new_stamp(host: str, token: str) -> bytes:
 def acquire(path: str, *, on_event: EventSink, wait_ms: int) -> HeldLock:
     """Take `path` exclusively, recovering stale locks; Refusal(ELOCK_HELD) after `wait_ms`."""
     token = os.urandom(8).hex()  # what secrets.token_hex does, without importing secrets (hmac, hashlib, random)
-    host = _host()
+    host = host_name()
     stamp = _new_stamp(host, token)
     deadline = time.monotonic() + wait_ms / 1000
     delay = 0.002
@@ -230,7 +221,7 @@ def break_if_holder_dead(path: str) -> dict | None:
     and broken race-safely like any stale lock a writer recovers.
     """
     seen = _inspect(path)
-    host = _host()
+    host = host_name()
     if seen is None or seen.stamp is None or seen.stamp["host"] != host:
         return None
     if stale_reason(seen, _physical_now_ms(), host) != "holder-process-gone":

@@ -35,7 +35,7 @@ from health.catalogue import review_state as review_state_entries
 from health.catalogue import search_cache as search_cache_entries
 from health.catalogue import reviewer as reviewer_entries
 from health.catalogue import run as run_entries
-from health.rules import Judge, Rule
+from health.rules import Rule
 from health.rules import dispatch_failures as dispatch_failures_rule
 from health.rules import heartbeats as heartbeats_rule
 from health.rules import install as install_rule
@@ -53,6 +53,10 @@ from health.rules import review_state as review_state_rule
 from health.rules import search_cache as search_cache_rule
 from health.rules import reviewer as reviewer_rule
 from health.rules import run_inputs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from health.rules import Judge
 
 
 class CheckRow(namedtuple("CheckRow", "collector judge entries")):

@@ -5,9 +5,12 @@ print "measured vs threshold" without knowing each rule.
 """
 from __future__ import annotations
 
-from typing import Any
 
 from health.model import Finding, Severity
+
+TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _clean(detail: dict[str, Any]) -> dict[str, Any]:

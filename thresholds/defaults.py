@@ -6,7 +6,7 @@ environment variable that overrides it, the reference implementation's camelCase
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 from thresholds import dense_context
 
@@ -17,14 +17,11 @@ DAY_MS = 24 * HOUR_MS
 MIB = 1024 * 1024
 
 
-class ThresholdSpec(NamedTuple):
-    name: str
-    default: int
-    env: str
-    alias: str
-    unit: str  # ms | bytes | count
-    meaning: str
-    layout: str = "lifeos"  # the memory layout whose audit uses it (lifeos | dense-context)
+class ThresholdSpec(namedtuple("ThresholdSpec", "name default env alias unit meaning layout", defaults=("lifeos",))):
+    """One threshold. name, env, alias, meaning: str; default: int; unit: ms | bytes | count;
+    layout: the memory layout whose audit uses it (lifeos | dense-context)."""
+
+    __slots__ = ()
 
 
 THRESHOLDS: tuple[ThresholdSpec, ...] = (

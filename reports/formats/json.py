@@ -4,10 +4,12 @@ Chosen by the CLI when stdout is not a terminal or with --json / --format json.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TextIO
-
 from reports.report import Report
+
+TYPE_CHECKING = False  # typing costs the gate and every JSON audit ~2 ms
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import TextIO
 
 
 def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,

@@ -88,12 +88,15 @@ def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:
 
 
 def save_cursor(path: str, data: bytes) -> None:
-    """Atomically, 0600; a cursor that cannot be written is simply not remembered."""
+    """Atomically but not durably (a cursor lost to a crash costs one full read), 0600.
+
+    One that cannot be written is simply not remembered.
+    """
     from cortex.core.durable import replace_file
 
     if len(data) <= MAX_CURSOR_BYTES:
         try:
-            replace_file(path, data, mode=FILE_MODE)
+            replace_file(path, data, mode=FILE_MODE, sync=False)  # derived: a torn cursor is rejected, never trusted
         except OSError:
             pass
 

@@ -202,3 +202,21 @@ def test_the_memo_of_parsed_instants_never_changes_an_answer(values):
         assert timestamps.parse_timestamp_ms(value) == timestamps._parse(value)
     assert len(timestamps._MEMO) <= timestamps._MEMO_SIZE
     assert all(len(key) <= timestamps._LONGEST for key in timestamps._MEMO)
+
+
+@given(st.integers(MIN_MS, MAX_MS))
+def test_iso_text_matches_datetime_in_range(ms):
+    """timestamps prints with time.gmtime (datetime costs every command's start-up): the same text as datetime."""
+    from datetime import datetime, timedelta, timezone
+
+    moment = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(milliseconds=ms)
+    assert iso_from_ms(ms) == f"{moment.year:04d}" + moment.strftime("-%m-%dT%H:%M:%S.") + \
+        f"{moment.microsecond // 1000:03d}Z"
+
+
+def test_the_range_constants_are_datetimes_range():
+    from datetime import datetime, timezone
+
+    epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
+    assert MIN_MS == (datetime(100, 1, 1, tzinfo=timezone.utc) - epoch).days * 86_400_000
+    assert MAX_MS == ((datetime(9999, 12, 31, tzinfo=timezone.utc) - epoch).days + 1) * 86_400_000 - 1

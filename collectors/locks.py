@@ -18,7 +18,6 @@ from collectors.layout import Layout
 from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import contention_at_ms
-from cortex.hot.locks import MAX_STAMP_BYTES, parse_stamp
 from collectors.jsonl import tail_rows
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
@@ -67,6 +66,8 @@ def holder_of(path: str, host: str) -> LockHolder | None:
     name = os.path.basename(path)
     if not stat.S_ISREG(info.st_mode):
         return LockHolder(name, path, None, None, info.st_mtime_ns // 1_000_000, False, "unverifiable")
+    from cortex.hot.locks import MAX_STAMP_BYTES, parse_stamp  # the writer's lock module, only when a lock is there
+
     try:
         stamp = parse_stamp(read_bounded(path, MAX_STAMP_BYTES))
     except (OSError, UnsafeFile):

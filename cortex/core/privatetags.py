@@ -25,8 +25,19 @@ from cortex.core.jscompat import JS_WS, JS_WS_CLASS
 # unicodedata): ASCII, ≮ ≯ (an overlay mark on the ASCII sign), small forms, full width.
 OPENING_BRACKETS = "<\u226e\ufe64\uff1c"
 CLOSING_BRACKETS = ">\u226f\ufe65\uff1e"
-_OPENING = re.compile(f"[{OPENING_BRACKETS}]")
-_CLOSING = re.compile(f"[{CLOSING_BRACKETS}]")
+
+
+# Each costs ~0.4 ms to compile (a class beyond Latin-1 builds a full charset map): built on the
+# first text that needs them, not by every importer (each cortex command, the auditor).
+@functools.cache
+def _opening() -> re.Pattern[str]:
+    return re.compile(f"[{OPENING_BRACKETS}]")
+
+
+@functools.cache
+def _closing() -> re.Pattern[str]:
+    return re.compile(f"[{CLOSING_BRACKETS}]")
+
 
 OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 
@@ -101,12 +112,12 @@ class TagScanner:
     def next_opening(self, start: int) -> int:
         if self.ascii:
             return self.text.find("<", start)
-        match = _OPENING.search(self.text, start)
+        match = _opening().search(self.text, start)
         return match.start() if match else -1
 
     def _closing_after(self, position: int) -> int:
         if self._closing_at <= position and self._closing_at != len(self.text):
-            match = _CLOSING.search(self.text, position + 1)
+            match = _closing().search(self.text, position + 1)
             self._closing_at = match.start() if match else len(self.text)
         return self._closing_at
 
@@ -125,6 +136,6 @@ class TagScanner:
             if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
                 return OPEN, stop + 1
             return MALFORMED, start
-        if stop < len(text) and _CLOSER_HEAD.match(head) and _OPENING.search(text, start + 1, stop) is None:
+        if stop < len(text) and _CLOSER_HEAD.match(head) and _opening().search(text, start + 1, stop) is None:
             return CLOSE, stop + 1
         return None, start

@@ -20,6 +20,7 @@ from io import TextIOBase as TextIO
 
 from cortex.errors import CortexError
 from cortex.invocation import CommandSpec, Invocation, find_command, parse_arguments
+from cortex.core import gcpause
 from cortex.core.jsjson import dumps
 from cortex.core.safeio import write_quietly
 
@@ -49,6 +50,7 @@ def run(
     try:
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        gcpause.resume()
         try:
             envelope = success(command, spec.handler(invocation))
         finally:
@@ -84,6 +86,7 @@ def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_roo
     try:
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        gcpause.resume()
         try:
             result = spec.handler(invocation)
         finally:
@@ -115,6 +118,7 @@ def _checked(envelope: dict) -> tuple[int, dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    gcpause.pause()  # resumed once the command is parsed and loaded, before its handler runs
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         code, output = run(args)
@@ -124,6 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         code = 1
         text = dumps(failure(args[0] if args else "", "internal_error", f"{type(error).__name__}: {error}")) + "\n"
+    finally:
+        gcpause.resume()  # never left paused for a caller that goes on
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -6,7 +6,7 @@ Called by the console script and health.__main__.
 says); 3 when the auditor itself cannot run (bad usage, unusable root, internal error),
 still printing a report with overall "unknown" and the reason. Nothing escapes as a
 traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve, setup)
-hands over to that module instead. This module imports only os and sys at load time so
+hands over to that module instead. This module imports only os, sys and two small core modules at load time so
 the status line starts fast; everything else is imported where it is used.
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
+from cortex.core import gcpause
 from cortex.core.safeio import write_quietly
 
 TYPE_CHECKING = False  # typing and collections.abc cost milliseconds the status line does not have
@@ -137,6 +138,7 @@ def check(options: Options, output: Output, environ: Mapping[str, str], stdout: 
         from reports.formats import load
 
         formatter = load(output.format)
+        gcpause.resume()
         report = publish(audit(options, environ) if checks is None else audit(options, environ, checks), options)
     except AuditError as error:
         return fail(str(error), stdout, stderr, error.root, **context)
@@ -170,9 +172,17 @@ def dispatch(argv: Sequence[str]) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         import importlib
 
-        return importlib.import_module(SUBCOMMANDS[argv[0]]).main(list(argv[1:]))
+        module = importlib.import_module(SUBCOMMANDS[argv[0]])
+        if argv[0] != "gate":  # the gate's parent only waits for its child (which resumes in check)
+            gcpause.resume()
+        return module.main(list(argv[1:]))
     return run(argv)
 
 
 def main() -> NoReturn:
-    sys.exit(dispatch(sys.argv[1:]))
+    gcpause.pause()  # resumed once the command's code is loaded (dispatch, check)
+    try:
+        code = dispatch(sys.argv[1:])
+    finally:
+        gcpause.resume()  # never left paused for a caller that goes on
+    sys.exit(code)

@@ -109,3 +109,34 @@ def test_review_fire_defaults_are_the_models_defaults():
 
     assert (DEFAULTS.turn_threshold, DEFAULTS.min_minutes_between, DEFAULTS.pass_env) == (
         DEFAULT_TURN_THRESHOLD, DEFAULT_MIN_MINUTES_BETWEEN, [])
+
+
+_GC_CHILD = """
+import gc, json, sys
+kind, args = sys.argv[1], json.loads(sys.argv[2])
+if kind == "cortex":
+    from cortex.cli import main
+    main(args)
+else:
+    from health.cli import main
+    sys.argv = ["cortex-health", *args]
+    try:
+        main()
+    except SystemExit:
+        pass
+print(json.dumps({"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+"""
+
+
+@pytest.mark.parametrize("kind,args", [("health", ["--format", "json", "--no-write"]), ("cortex", ["hot", "render"])])
+def test_the_collector_pauses_while_a_command_loads_and_is_on_again_after(tree, tmp_path, kind, args):  # noqa: F811
+    """Start-up objects are frozen out of collection (gc.freeze) and the collector runs again afterwards."""
+    if kind == "health":
+        argv, env = [*args, "--root", str(copy_demo(tmp_path)), "--now", NOW], clean_env()
+    else:
+        argv, env = args, tree.env()
+    proc = subprocess.run([sys.executable, "-c", _GC_CHILD, kind, json.dumps(argv)], capture_output=True, text=True,
+                          env=env, cwd=str(REPO), timeout=120)
+    state = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert state["enabled"] is True
+    assert state["frozen"] > 1000  # the modules, functions and records start-up made

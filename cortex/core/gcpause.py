@@ -1,0 +1,23 @@
+"""Core: the garbage collector paused while a command starts; used by the entry points cortex.cli.main and health.cli.main.
+
+Loading a command creates tens of thousands of long-lived objects (modules, functions, classes,
+records, catalogue entries) and hardly any garbage, yet the collector walks them again and
+again while they appear: about 4 ms of a 60 ms audit. The entry point pauses collection, and
+resumes it once the command's code is loaded, with everything that exists by then frozen out
+of later collections (gc.freeze): the command's own work, however large, runs with the
+collector on as usual.
+"""
+from __future__ import annotations
+
+import gc
+
+
+def pause() -> None:
+    gc.disable()
+
+
+def resume() -> None:
+    """Idempotent: the first call freezes what start-up created; later calls change nothing."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()

@@ -93,9 +93,19 @@ def compile_bytecode(code: Path) -> None:
                    capture_output=True)
 
 
+SCRIPTS = {"cortex": "cortex", "health": "cortex-health"}  # `-m` module → the console script it installs
+
+
+def as_script(argv: list[str]) -> list[str]:
+    """`-m cortex ARGS` → the `cortex` console script installed beside this interpreter (what hooks run: no runpy)."""
+    if argv[:1] == ["-m"] and argv[1] in SCRIPTS:
+        return [os.path.join(os.path.dirname(sys.executable), SCRIPTS[argv[1]]), *argv[2:]]
+    return argv
+
+
 def timed(argv: list[str], stdin: str, env: dict, cwd: Path) -> float:
     started = time.perf_counter()
-    proc = subprocess.run([sys.executable, *argv], input=stdin.encode(), capture_output=True, env=env, cwd=str(cwd),
+    proc = subprocess.run([sys.executable, *argv] if argv[:1] in (["-m"], ["-c"]) else argv, input=stdin.encode(), capture_output=True, env=env, cwd=str(cwd),
                           timeout=120)
     elapsed = (time.perf_counter() - started) * 1000
     if proc.returncode not in (0, 4) or b"Traceback" in proc.stderr:  # --bogus exits 4
@@ -132,11 +142,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=15, help="runs per command and code tree (default: 15)")
     parser.add_argument("--records", type=int, default=1500, help="canonical records in the hook tree (default: 1500)")
     parser.add_argument("--baseline", type=Path, help="a checkout of the code to compare with (PYTHONPATH=DIR)")
+    parser.add_argument("--scripts", action="store_true",
+                        help="run the console scripts (cortex, cortex-health) installed beside this interpreter, as "
+                        "hooks and users do, instead of `python -m` on this checkout: run the bench with the python "
+                        "of a venv where the code to measure is installed (`pip install .`)")
     options = parser.parse_args(argv)
+    if options.scripts and options.baseline:
+        parser.error("--scripts measures one installed tree: compare two by running the bench once in each venv")
     sides = [("now", None, REPO)] + ([("baseline", options.baseline.resolve(), options.baseline.resolve())]
                                       if options.baseline else [])
     for _side, _code, cwd in sides:
         compile_bytecode(cwd)
+    script = as_script if options.scripts else (lambda argv: argv)
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         tree = build_tree(home, options.records, environment(None, home / "claude", home))
@@ -146,14 +163,15 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(options.runs):
             for name, args, stdin, _target in cases(tree, demo):
                 for side, code, cwd in sides:  # interleaved: both trees see the same machine load
-                    samples[side, name].append(timed(args, stdin, environment(code, tree, home), cwd))
-        imports = {(side, name): import_ms(args, stdin, environment(code, tree, home), cwd,
+                    samples[side, name].append(timed(script(args), stdin, environment(code, tree, home), cwd))
+        imports = {(side, name): import_ms(script(args), stdin, environment(code, tree, home), cwd,
                                            HEAVY + (GATE_PARENT_HEAVY if "gate" in args else ()))
                    for name, args, stdin, _ in cases(tree, demo) for side, code, cwd in sides}
         header = f"{'command':38} {'target':>6} {'now ms':>8}"
         header += f" {'base ms':>8} {'ratio':>6}" if options.baseline else ""
         header += "   import ms now (heavy)" + ("   baseline (heavy)" if options.baseline else "")
-        print(f"{options.runs} runs per command, {options.records} records, medians of wall time")
+        how = "installed console scripts" if options.scripts else "python -m on this checkout"
+        print(f"{options.runs} runs per command, {options.records} records, {how}, medians of wall time")
         print(header)
         for name, _args, _stdin, target in cases(tree, demo):
             now = statistics.median(samples["now", name])

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from itertools import repeat
-from operator import add
 
-from cortex.core.strictjson import MAX_DEPTH, parse_object
+from cortex.core.strictjson import MAX_DEPTH, parse_object, too_deep
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; the protocol only documents and checks types
 if TYPE_CHECKING:
@@ -80,8 +78,7 @@ def certain_rows(lines: list[bytes], max_line_bytes: int, min_bytes: int = FAST_
             return None
     except (error, ValueError, TypeError):  # any doubt at all: the strict decoder decides
         return None
-    if longest >= DEEP_LINE_BYTES and max(map(add, map(bytes.count, lines, repeat(b"{")),
-                                               map(bytes.count, lines, repeat(b"[")))) > MAX_DEPTH:
+    if longest >= DEEP_LINE_BYTES and any(map(too_deep, rows)):  # the strict decoder words the reason
         return None
     return rows
 

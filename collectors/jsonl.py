@@ -20,7 +20,7 @@ from collectors.fsprobe import describe_os_error, probe_file
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from collectors.text import clip
 from cortex.core.strictjson import parse_object
-from collectors.rowscan import Position, certain_rows, read_rows
+from collectors.rowscan import Position, read_rows
 
 MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20
@@ -118,8 +118,7 @@ def tail_rows(path: str, count: int, anchor: str | None = None) -> tuple[FileSta
         lines = tail_lines(path, count)
     except (OSError, UnsafeFile) as error:
         return FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
-    rows = certain_rows(lines, MAX_LINE_BYTES)  # the fast path where it proves every line (a health log's tail)
-    return state, rows if rows is not None else [parse_object(line) for line in lines]
+    return state, [parse_object(line) for line in lines]
 
 
 def json_object(path: str) -> dict:

@@ -4,7 +4,9 @@
 Run by hand (not by the test suite): `python bench/bench_startup.py --help`.
 
 Builds a `cortex init` tree with a full principal file and --records canonical records
-(the hook bench's tree) and a copy of fixtures/demo (healthy with the fixed clock), then
+(the hook bench's tree) and two copies of fixtures/demo (healthy with the fixed clock): the
+JSON audit reads the demo as shipped, the gate publishes into the other (and a last row
+audits that copy, with the health history the gate runs left in it). Then it
 runs each command as a real subprocess --runs times, interleaving the two code trees when
 --baseline DIR names a checkout of other code (e.g. `git worktree add /tmp/base d48d9d8`).
 The baseline runs with PYTHONPATH=DIR, which wins over this venv's editable install.
@@ -52,8 +54,8 @@ def build_tree(home: Path, records: int, env: dict) -> Path:
     return root
 
 
-def demo_copy(where: Path) -> Path:
-    root = where / "demo"
+def demo_copy(where: Path, name: str = "demo") -> Path:
+    root = where / name
     shutil.copytree(REPO / "fixtures" / "demo", root, symlinks=True)
     for path in [root, *root.rglob("*")]:
         if not path.is_symlink():
@@ -61,18 +63,24 @@ def demo_copy(where: Path) -> Path:
     return root
 
 
-def cases(tree: Path, demo: Path) -> list[tuple[str, list[str], str, float]]:
-    """(name, argv after the interpreter, stdin, target ms)."""
+def cases(tree: Path, demo: Path, gated: Path) -> list[tuple[str, list[str], str, float]]:
+    """(name, argv after the interpreter, stdin, target ms).
+
+    The JSON audit's target is for the demo tree as shipped (`demo`, never written); the gate
+    publishes into its own copy (`gated`), whose growing health history the last row audits.
+    """
     prompt = json.dumps({"session_id": "bench", "prompt": "what tea do I drink while retrieving memory"})
     check = ["--root", str(demo), "--now", NOW]
+    gate_check = ["--root", str(gated), "--now", NOW]
     return [
         ("python -c pass (interpreter)", ["-c", "pass"], "", 0),
         ("cortex --bogus", ["-m", "cortex", "--bogus"], "", 50),
         ("cortex hot render", ["-m", "cortex", "hot", "render"], "", 50),
         ("cortex review fire", ["-m", "cortex", "review", "fire", "--session", "bench"], "", 50),
         ("cortex recall (hook payload)", ["-m", "cortex", "recall"], prompt, 80),
-        ("cortex-health gate (demo)", ["-m", "health", "gate", "--timeout", "60", *check], "", 120),
+        ("cortex-health gate (demo)", ["-m", "health", "gate", "--timeout", "60", *gate_check], "", 120),
         ("cortex-health json --no-write (demo)", ["-m", "health", "--format", "json", "--no-write", *check], "", 60),
+        ("  same, with the gate's history", ["-m", "health", "--format", "json", "--no-write", *gate_check], "", 0),
     ]
 
 
@@ -158,22 +166,22 @@ def main(argv: list[str] | None = None) -> int:
         home = Path(tmp)
         tree = build_tree(home, options.records, environment(None, home / "claude", home))
         (tree / "LIFEOS" / "USER" / "CONFIG").mkdir(parents=True, exist_ok=True)
-        demo = demo_copy(home)
-        samples = {(side, name): [] for side, _, _ in sides for name, *_ in cases(tree, demo)}
+        demo, gated = demo_copy(home), demo_copy(home, "demo-gate")
+        samples = {(side, name): [] for side, _, _ in sides for name, *_ in cases(tree, demo, gated)}
         for _ in range(options.runs):
-            for name, args, stdin, _target in cases(tree, demo):
+            for name, args, stdin, _target in cases(tree, demo, gated):
                 for side, code, cwd in sides:  # interleaved: both trees see the same machine load
                     samples[side, name].append(timed(script(args), stdin, environment(code, tree, home), cwd))
         imports = {(side, name): import_ms(script(args), stdin, environment(code, tree, home), cwd,
                                            HEAVY + (GATE_PARENT_HEAVY if "gate" in args else ()))
-                   for name, args, stdin, _ in cases(tree, demo) for side, code, cwd in sides}
+                   for name, args, stdin, _ in cases(tree, demo, gated) for side, code, cwd in sides}
         header = f"{'command':38} {'target':>6} {'now ms':>8}"
         header += f" {'base ms':>8} {'ratio':>6}" if options.baseline else ""
         header += "   import ms now (heavy)" + ("   baseline (heavy)" if options.baseline else "")
         how = "installed console scripts" if options.scripts else "python -m on this checkout"
         print(f"{options.runs} runs per command, {options.records} records, {how}, medians of wall time")
         print(header)
-        for name, _args, _stdin, target in cases(tree, demo):
+        for name, _args, _stdin, target in cases(tree, demo, gated):
             now = statistics.median(samples["now", name])
             line = f"{name:38} {target or '':>6} {now:8.1f}"
             if options.baseline:

@@ -17,7 +17,8 @@ from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from collectors.text import brief
 from collectors.jsonl import tail_rows
-from cortex.core.safeio import UnsafeFile, read_bounded
+from collectors.tailstamps import tail_stamps
+from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -81,14 +82,29 @@ def newest_row(path: str, anchor: str, keep=lambda row: True) -> Beat:
     state, rows = tail_rows(path, TAIL_ROWS, anchor)
     if not state.readable:
         return Beat(state)
+    return _newest(state, [row.get("ts") for row in rows if isinstance(row, dict) and keep(row)], bool(rows))
+
+
+def newest_stamp(path: str, anchor: str, cursors: str | None) -> Beat:
+    """newest_row of a hook's log (every row counts), its lines' instants remembered between audits."""
+    state = probe_file(path, anchor)
+    if state.status is not EvidenceStatus.OK:
+        return Beat(state)
+    try:
+        lines = tail_lines(path, TAIL_ROWS)
+    except (OSError, UnsafeFile) as error:
+        return Beat(FileState(path, EvidenceStatus.UNREADABLE, str(error)))
+    return _newest(state, tail_stamps(lines, path, cursors), bool(lines))
+
+
+def _newest(state: FileState, stamps: list, any_rows: bool) -> Beat:
     best: int | None = None
     raw = None
-    for row in rows:
-        if isinstance(row, dict) and keep(row):
-            at_ms = parse_timestamp_ms(row.get("ts"))
-            if at_ms is not None and (best is None or at_ms > best):
-                best, raw = at_ms, brief(row.get("ts"))
-    return Beat(state, best, raw, None if best is not None or not rows else "no row with a valid ts in the tail")
+    for ts in stamps:
+        at_ms = parse_timestamp_ms(ts)
+        if at_ms is not None and (best is None or at_ms > best):
+            best, raw = at_ms, brief(ts)
+    return Beat(state, best, raw, None if best is not None or not any_rows else "no row with a valid ts in the tail")
 
 
 def collect(layout: Layout) -> HeartbeatEvidence:
@@ -98,7 +114,7 @@ def collect(layout: Layout) -> HeartbeatEvidence:
     hooks = []
     for hook, (log, names) in HOOKS.items():
         registered = any(settings.registers(name) for name in names)
-        beat = surface if log is None else newest_row(layout.evidence(log), layout.memory)
+        beat = surface if log is None else newest_stamp(layout.evidence(log), layout.memory, layout.cursors)
         hooks.append(HookBeat(hook, registered, beat))
     activity = collect_activity(layout.root, layout.review_config, layout.environ)
     return HeartbeatEvidence(activity.folder.status, surface, writes, tuple(hooks), activity)

@@ -1,0 +1,69 @@
+"""Collect stage: the instants of a log's last lines, remembered by line digest beside the log cursors. Used by collectors.heartbeats.
+
+A heartbeat is the newest `ts` among a log's last rows, read from the end on every audit.
+For memory-health.jsonl that is up to 1 MiB of whole reports, about 0.17 ms a row to decode
+strictly, yet what a line says depends on its bytes alone. The memo keeps, for the lines of
+the last tail read, a BLAKE2b digest of each and the row's `ts` when the line is a strict
+object row whose `ts` is a valid instant (else null: the line names no instant); a line not
+in the memo is decoded as before. Only strict timestamps are kept, never other text from the
+log, so nothing in the memo can carry a private span. Derived data in the cursors' folder
+(collectors.logcursor: 0600, written atomically, no fsync); a memo that is damaged, foreign
+or absent, or no folder, means every line is decoded.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from collectors.logcursor import MAX_CURSOR_BYTES, save_cursor
+from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.strictjson import parse_object
+from cortex.core.timestamps import parse_timestamp_ms
+
+FORMAT = "cortex-health-tail-stamps/1"
+
+
+def line_stamp(line: bytes) -> str | None:
+    """The `ts` of the row on this line when it is a valid instant, else None."""
+    row = parse_object(line)
+    ts = row.get("ts") if isinstance(row, dict) else None
+    return ts if parse_timestamp_ms(ts) is not None else None
+
+
+def tail_stamps(lines: list[bytes], log: str, folder: str | None) -> list[str | None]:
+    """line_stamp of each line, decoding only the lines the memo does not know."""
+    if folder is None:
+        return [line_stamp(line) for line in lines]
+    where = os.path.join(folder, _digest(f"{FORMAT}\0{os.path.realpath(log)}".encode("utf-8", "surrogateescape"))
+                         + ".stamps")
+    known = _load(where, log)
+    seen: dict[str, str | None] = {}
+    stamps = []
+    for line in lines:
+        key = _digest(line)
+        stamp = known[key] if key in known else line_stamp(line)
+        seen[key] = stamp
+        stamps.append(stamp)
+    if seen != known:
+        save_cursor(where, json.dumps({"format": FORMAT, "log": log, "stamps": seen},
+                                      separators=(",", ":")).encode())
+    return stamps
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _load(where: str, log: str) -> dict[str, str | None]:
+    try:
+        memo = json.loads(read_bounded(where, MAX_CURSOR_BYTES))
+        if memo["format"] != FORMAT or memo["log"] != log:
+            return {}
+        stamps = memo["stamps"]
+        if type(stamps) is dict and all(value is None or (type(value) is str and parse_timestamp_ms(value) is not None)
+                                        for value in stamps.values()):
+            return stamps
+    except (OSError, UnsafeFile, ValueError, KeyError, TypeError):
+        pass
+    return {}

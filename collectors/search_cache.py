@@ -13,7 +13,7 @@ from collections import namedtuple
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
 from cortex.core.timestamps import parse_timestamp_ms
-from cortex.searchcache.location import db_location
+from cortex.searchcache.location import cache_bytes, db_location
 
 BUSY_MS = 200
 
@@ -36,7 +36,7 @@ def collect(layout: Layout) -> SearchCacheEvidence:
     if path is None:
         return SearchCacheEvidence(EvidenceStatus.MISSING, "off", None)
     try:
-        size = sum(os.lstat(path + suffix).st_size for suffix in ("", "-wal") if os.path.lexists(path + suffix))
+        size = cache_bytes(path)
     except OSError as error:
         return SearchCacheEvidence(EvidenceStatus.UNREADABLE, "unreadable", path, error=error.strerror)
     if not os.path.lexists(path):

@@ -253,3 +253,22 @@ def test_a_cold_call_indexes_within_its_budget_and_ranks_the_rest_as_uncached(tr
         assert call(tree, environ, *argv) == call(tree, off, *argv), argv
         indexed.append(cache_status(tree, environ)["indexed"])
     assert indexed[:4] == [1, 2, 3, 4] and set(indexed[4:]) == {4}
+
+
+
+def test_the_auditor_and_cache_status_count_the_same_files(tree, tmp_path):
+    """One definition of the cache's size (cortex.searchcache.location.cache_bytes) for both."""
+    from collectors import search_cache
+    from collectors.layout import Layout
+    from cortex.searchcache.location import cache_bytes
+
+    environ = env(tmp_path)
+    call(tree, environ, "search", "tea")
+    status = cache_status(tree, environ)
+    layout = Layout.for_root(str(tmp_path / "root"), environ=environ)._replace(memory=str(tree))
+    assert search_cache.collect(layout).bytes == status["bytes"] > 0
+    side = tmp_path / "side" / "search.sqlite"  # the database and every side file: WAL, shared memory, journal
+    side.parent.mkdir()
+    for suffix, size in (("", 10), ("-wal", 20), ("-shm", 40), ("-journal", 80), ("-other", 160)):
+        side.with_name(side.name + suffix).write_bytes(b"x" * size)
+    assert cache_bytes(str(side)) == 150

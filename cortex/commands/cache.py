@@ -20,8 +20,7 @@ def cache(inv: Invocation) -> dict:
         raise InvalidInput(f"cache requires exactly one of: {', '.join(SUBCOMMANDS)}")
     from cortex.core.cachedir import cache_base
     from cortex.core.corpus import pinned_files
-    from cortex.searchcache.location import db_location, db_path
-    from cortex.searchcache.store import remove_files
+    from cortex.searchcache.location import db_location, db_path, remove_files
 
     root, _files = inv.loaded(pinned_files)  # the same root rules and errors as every read command
     if sub == "clear":
@@ -40,9 +39,11 @@ def cache(inv: Invocation) -> dict:
 
 def _report(inv: Invocation, root: str, path: str | None, enabled: bool, *, verifying: bool) -> dict:
     from cortex.core.timestamps import iso_from_ms
+    from cortex.searchcache.location import cache_bytes
     from cortex.searchcache.store import CacheUnusable, Store
     from cortex.searchcache.verify import describe, verify
 
+    size = cache_bytes(path) if path else 0  # before our own connection adds its WAL and shared memory
     store = None
     if path and (verifying or os.path.exists(path)):
         try:
@@ -50,7 +51,7 @@ def _report(inv: Invocation, root: str, path: str | None, enabled: bool, *, veri
         except CacheUnusable as error:
             inv.notices.append(f"the search cache cannot be opened ({error})")
     try:
-        data = {"root": root, **describe(store, path, enabled)}
+        data = {"root": root, **describe(store, path, enabled, size)}
         if verifying:
             data["verification"] = None if store is None else verify(store, root, iso_from_ms(inv.now_ms()))
             data["ok"] = bool(data["verification"] and data["verification"]["ok"])

@@ -24,8 +24,8 @@ from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_co
                                         fresh_facts, full_record, index_records, new_entry, query_postings, stat_key,
                                         trusted)
 from cortex.searchcache.ranking import rank_postings
-from cortex.searchcache.location import db_path
-from cortex.searchcache.store import CacheUnusable, Store, remove_files
+from cortex.searchcache.location import db_path, remove_files
+from cortex.searchcache.store import CacheUnusable, Store
 
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
 FLUSH_EVERY_S = 1.0  # a cold call stores what it has read at least this often

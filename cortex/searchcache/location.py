@@ -1,4 +1,4 @@
-"""Search cache location: the database file of one memory root (stdlib only, no sqlite3); used by the store and the auditor.
+"""Search cache location: the database file of one memory root and its side files (stdlib only, no sqlite3); used by the store, `cortex cache` and the auditor.
 
 The folder rule is cortex.core.cachedir's (CORTEX_CACHE_DIR, XDG_CACHE_HOME/cortex,
 ~/.cache/cortex; CORTEX_CACHE=off); this names the file inside the root's "search" folder.
@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from cortex.core.cachedir import cache_dir, cache_folder
 
 DB_NAME = "search.sqlite"
+SIDE_FILES = ("", "-wal", "-shm", "-journal")  # the database, its WAL, shared memory and rollback journal
 
 
 def db_path(environ: Mapping[str, str], memory_root: str, *, create: bool = True) -> str | None:
@@ -23,3 +24,30 @@ def db_location(environ: Mapping[str, str], memory_root: str) -> str | None:
     """Where the database of `memory_root` is or would be (nothing created); None when caching is off."""
     folder = cache_folder(environ, "search", memory_root)
     return None if folder is None else os.path.join(folder, DB_NAME)
+
+
+def _present_files(path: str):
+    """(name, size) of the database and each side file that exists."""
+    for suffix in SIDE_FILES:
+        try:
+            yield path + suffix, os.lstat(path + suffix).st_size
+        except (FileNotFoundError, NotADirectoryError):  # absent, or its folder is not one: no such file
+            continue
+
+
+def remove_files(path: str) -> int:
+    """Delete the database and its side files; the bytes freed."""
+    freed = 0
+    for name, size in _present_files(path):
+        try:
+            os.unlink(name)
+        except FileNotFoundError:
+            continue
+        freed += size
+    return freed
+
+
+def cache_bytes(path: str) -> int:
+    """What the cache takes on disk: the database and every side file (one definition for `cortex cache status`
+    and the auditor's evidence)."""
+    return sum(size for _name, size in _present_files(path))

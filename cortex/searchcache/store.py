@@ -14,12 +14,12 @@ import sys
 from collections import namedtuple
 
 from cortex.core.cachedir import FILE_MODE
+from cortex.searchcache.location import remove_files
 
 # Bump when the stored shape changes; byte order and marshal version are part of the blobs' meaning.
 SCHEMA_VERSION = f"cortex-search-cache/1;{sys.byteorder};marshal4"
 PAGE_SIZE = 16384
 BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write
-_SIDE_FILES = ("", "-wal", "-shm", "-journal")
 
 _SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -42,31 +42,6 @@ class FileEntry(namedtuple("FileEntry", "id path key read_ns indexed facts crc")
     indexed: bool; facts: bytes; crc: int."""
 
     __slots__ = ()
-
-
-def _present_files(path: str):
-    """(name, size) of the database and each side file (WAL, shared memory, journal) that exists."""
-    for suffix in _SIDE_FILES:
-        try:
-            yield path + suffix, os.lstat(path + suffix).st_size
-        except FileNotFoundError:
-            continue
-
-
-def remove_files(path: str) -> int:
-    """Delete the database and its side files; the bytes freed."""
-    freed = 0
-    for name, size in _present_files(path):
-        try:
-            os.unlink(name)
-        except FileNotFoundError:
-            continue
-        freed += size
-    return freed
-
-
-def cache_bytes(path: str) -> int:
-    return sum(size for _name, size in _present_files(path))
 
 
 class Store:

@@ -17,13 +17,14 @@ import zlib
 from cortex.core.corpus import parse_file, pinned_files
 from cortex.errors import IntegrityError
 from cortex.searchcache.entries import index_records, new_entry, stat_key, trusted
-from cortex.searchcache.store import Store, cache_bytes
+from cortex.searchcache.store import Store
 
 
-def describe(store: Store | None, path: str | None, enabled: bool) -> dict:
-    """The cache of one root as `cortex cache status` shows it (never opened for writing here)."""
+def describe(store: Store | None, path: str | None, enabled: bool, size: int) -> dict:
+    """The cache of one root as `cortex cache status` shows it (never opened for writing here); `size` is
+    location.cache_bytes taken before the store was opened, as the auditor sees it."""
     info = {"enabled": enabled, "path": path, "exists": bool(path and os.path.exists(path)),
-            "bytes": cache_bytes(path) if path else 0, "schema": None, "entries": 0, "indexed": 0,
+            "bytes": size, "schema": None, "entries": 0, "indexed": 0,
             "written_at": None, "last_verification": None, "source_of_truth": False}
     if store is not None:
         meta = store.meta()

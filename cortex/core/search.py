@@ -132,6 +132,14 @@ def score_bm25(query_terms: list[str], matches: list[tuple], n: int, total_lengt
             df[term] += 1
     avg = total_length / max(1, n)
     idf = {term: idf_of(n, df[term]) for term in query_terms}
+    ranked = scored_matches(matches, query_terms, idf, avg)
+    order_ranked(ranked)
+    return ranked
+
+
+def scored_matches(matches: list[tuple], query_terms: list[str], idf: dict[str, float], avg: float) -> list[Ranked]:
+    """Ranked(record, score) of each match (record, length, {term: tf}) whose BM25 score is positive, unordered:
+    the terms are added in query-term order, as the search cache's term-by-term sums are."""
     ranked: list[Ranked] = []
     for record, length, frequencies in matches:
         score = 0.0
@@ -142,7 +150,6 @@ def score_bm25(query_terms: list[str], matches: list[tuple], n: int, total_lengt
                 score += term_score(idf[term], tf, norm)
         if score > 0:
             ranked.append(Ranked(record, score))
-    order_ranked(ranked)
     return ranked
 
 

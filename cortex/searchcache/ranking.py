@@ -13,7 +13,7 @@ import heapq
 import math
 from array import array
 
-from cortex.core.search import Ranked, idf_of, length_norms, order_ranked, term_score, tokenized_matches
+from cortex.core.search import Ranked, idf_of, length_norms, order_ranked, scored_matches, tokenized_matches
 from cortex.core.tokenize import is_lone_cjk, terms
 from cortex.searchcache.entries import LONE, Row
 
@@ -59,16 +59,7 @@ def rank_postings(rows: list, query: str, files: list, postings_of, extra: list 
             # and test_the_inlined_score_is_term_score keep the two the same expression.
             for seq, tf in zip(pairs[0::2], pairs[1::2]):
                 total[seq] += idf * tf * 2.5 / (tf + norm[seq])
-    extra_ranked = []
-    for record, length, frequencies in extra_matches:
-        score = 0.0
-        norm = length_norms((length,), avg)[0]
-        for term in query_terms:
-            tf = frequencies.get(term, 0)
-            if tf:
-                score += term_score(idfs[term], tf, norm)
-        if score > 0:
-            extra_ranked.append(Ranked(record, score))
+    extra_ranked = scored_matches(extra_matches, query_terms, idfs, avg)  # the uncached records, as search scores them
     floor = _floor(scores, extra_ranked, limit)
     ranked = [Ranked(Row(files[file_no], seq), score) for file_no, total in scores.items()
               for seq, score in enumerate(total) if score > floor]

@@ -132,24 +132,19 @@ def _read_until(fd: int, deadline: float, limit: int = MAX_REPORT_BYTES) -> tupl
     return b"", True  # far larger than any report: not one
 
 
-def _kill_group(pid: int) -> None:
+def _kill_group(pid: int) -> int:
+    """Kill the child's whole session and reap the child; its exit code."""
     try:
         os.killpg(pid, signal.SIGKILL)  # the session the child created, nothing else
     except ProcessLookupError:
         pass
-    _reap(pid)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
 def _reap(pid: int) -> int:
     """The child's exit code; one that closed its output but lingers is killed, never waited for."""
     done, status = os.waitpid(pid, os.WNOHANG)
-    if not done:
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        done, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status)
+    return os.waitstatus_to_exitcode(status) if done else _kill_group(pid)
 
 
 def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:

@@ -16,9 +16,9 @@ from collectors.fsprobe import probe_file
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from collectors.text import brief
-from collectors.jsonl import tail_rows
+from collectors.jsonl import tail_of, tail_rows
 from collectors.tailstamps import tail_stamps
-from cortex.core.safeio import UnsafeFile, read_bounded, tail_lines
+from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
@@ -87,13 +87,9 @@ def newest_row(path: str, anchor: str, keep=lambda row: True) -> Beat:
 
 def newest_stamp(path: str, anchor: str, cursors: str | None) -> Beat:
     """newest_row of a hook's log (every row counts), its lines' instants remembered between audits."""
-    state = probe_file(path, anchor)
-    if state.status is not EvidenceStatus.OK:
+    state, lines = tail_of(path, TAIL_ROWS, anchor)
+    if not state.readable:
         return Beat(state)
-    try:
-        lines = tail_lines(path, TAIL_ROWS)
-    except (OSError, UnsafeFile) as error:
-        return Beat(FileState(path, EvidenceStatus.UNREADABLE, str(error)))
     return _newest(state, tail_stamps(lines, path, cursors), bool(lines))
 
 

@@ -109,15 +109,20 @@ def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | N
     return scan_rows(path, each_row(visit), anchor=anchor, max_line_bytes=max_line_bytes, quick=quick)
 
 
-def tail_rows(path: str, count: int, anchor: str | None = None) -> tuple[FileState, list[dict | str]]:
-    """The last `count` non-blank lines of a log, each a row or the reason it is not one (bounded, from the end)."""
+def tail_of(path: str, count: int, anchor: str | None = None) -> tuple[FileState, list[bytes]]:
+    """The last `count` non-blank lines of a log, undecoded (bounded, from the end)."""
     state = probe_file(path, anchor)
     if state.status is not EvidenceStatus.OK:
         return state, []
     try:
-        lines = tail_lines(path, count)
+        return state, tail_lines(path, count)
     except (OSError, UnsafeFile) as error:
         return FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
+
+
+def tail_rows(path: str, count: int, anchor: str | None = None) -> tuple[FileState, list[dict | str]]:
+    """The last `count` non-blank lines of a log, each a row or the reason it is not one (bounded, from the end)."""
+    state, lines = tail_of(path, count, anchor)
     return state, [parse_object(line) for line in lines]
 
 

@@ -62,10 +62,11 @@ def digest(fd: int, start: int, length: int) -> str:
     return hashlib.blake2b(os.pread(fd, length, start), digest_size=16).hexdigest()
 
 
-def cursor_path(folder: str, log: str, key: str, max_line_bytes: int) -> str:
+def cursor_path(folder: str, log: str, key: str, max_line_bytes: int, suffix: str = ".json") -> str:
+    """The file in `folder` remembering (log, key) ("*.json" cursors; collectors.tailstamps keeps "*.stamps")."""
     name = hashlib.blake2b(f"{FORMAT}\0{os.path.realpath(log)}\0{key}\0{max_line_bytes}".encode(
         "utf-8", "surrogateescape"), digest_size=16).hexdigest()
-    return os.path.join(folder, name + ".json")
+    return os.path.join(folder, name + suffix)
 
 
 def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:

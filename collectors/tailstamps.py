@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 
-from collectors.logcursor import MAX_CURSOR_BYTES, save_cursor
+from collectors.logcursor import MAX_CURSOR_BYTES, cursor_path, save_cursor
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
@@ -35,13 +34,12 @@ def tail_stamps(lines: list[bytes], log: str, folder: str | None) -> list[str | 
     """line_stamp of each line, decoding only the lines the memo does not know."""
     if folder is None:
         return [line_stamp(line) for line in lines]
-    where = os.path.join(folder, _digest(f"{FORMAT}\0{os.path.realpath(log)}".encode("utf-8", "surrogateescape"))
-                         + ".stamps")
+    where = cursor_path(folder, log, FORMAT, 0, ".stamps")
     known = _load(where, log)
     seen: dict[str, str | None] = {}
     stamps = []
     for line in lines:
-        key = _digest(line)
+        key = hashlib.blake2b(line, digest_size=16).hexdigest()
         stamp = known[key] if key in known else line_stamp(line)
         seen[key] = stamp
         stamps.append(stamp)
@@ -49,10 +47,6 @@ def tail_stamps(lines: list[bytes], log: str, folder: str | None) -> list[str | 
         save_cursor(where, json.dumps({"format": FORMAT, "log": log, "stamps": seen},
                                       separators=(",", ":")).encode())
     return stamps
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _load(where: str, log: str) -> dict[str, str | None]:

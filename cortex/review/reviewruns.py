@@ -87,9 +87,9 @@ def record_start(ctx, run: ReviewRun) -> str | None:
     auditor joins the two by runId (running, interrupted, never started). Best effort, like every
     evidence row: a failure comes back as a warning.
     """
-    import socket
+    from cortex.core.liveness import host_name  # the name the auditor compares it with
 
-    return ctx.record(STARTS_LOG, StartRow(run.run_id, os.getpid(), socket.gethostname()).as_row())
+    return ctx.record(STARTS_LOG, StartRow(run.run_id, os.getpid(), host_name()).as_row())
 
 
 def append_terminal_row(layout: Layout, row: dict) -> None:

@@ -42,7 +42,8 @@ def run(
     helped = _help(args)
     if helped is not None:
         return helped
-    commands = commands_for(args)
+    commands = commands_for(args)  # imports the command's module: start-up ends here
+    gcpause.resume()
     named, _words = find_command(args, commands)
     if named is not None and not named.enveloped:
         return _run_plain(named, args, commands, environ, memory_root, stdin, stderr)
@@ -50,7 +51,6 @@ def run(
     try:
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
-        gcpause.resume()
         try:
             envelope = success(command, spec.handler(invocation))
         finally:
@@ -86,7 +86,6 @@ def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_roo
     try:
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
-        gcpause.resume()
         try:
             result = spec.handler(invocation)
         finally:
@@ -118,7 +117,7 @@ def _checked(envelope: dict) -> tuple[int, dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    gcpause.pause()  # resumed once the command is parsed and loaded, before its handler runs
+    gcpause.pause()  # resumed once the command's module is loaded (run)
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         code, output = run(args)

@@ -230,6 +230,7 @@ def test_no_canary_in_any_file_written(sweep: Sweep):
     assert any("reviewer-runs" in str(path) for path, _text in files), "the sweep wrote no reviewer run"
     assert any(path.name == "search.sqlite" and "sweep" in text for path, text in files), "no search cache was scanned"
     assert any(path.parent.parent.name == "audit" for path, _text in files), "no audit cursor was scanned"
+    assert any(path.suffix == ".stamps" for path, _text in files), "no heartbeat tail-stamp memo was scanned"
     found = scan_files(files, family.planter, family.base)
     assert not found, leak_report(found)
 

@@ -11,7 +11,8 @@ from collections import namedtuple
 _FIELDS = "root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout otlp"
 
 
-class Options(namedtuple("Options", _FIELDS, defaults=(None, None, None, (), False, None, None, None, None, None, False))):
+class Options(namedtuple("Options", _FIELDS,
+                         defaults=(None, None, None, (), False, None, None, None, None, None, False))):
     """What to audit and where to publish.
 
     root, now, config, report_path, index_manifest, prometheus_textfile: str | None; thresholds: tuple of

@@ -114,6 +114,10 @@ def post(target: Target, body: bytes) -> Delivery:
 
 def deliver_all(jobs: list[tuple[Target, bytes]]) -> list[Delivery]:
     """Every POST at once; each answer waited for at most its target's timeout, counted from the start."""
+    import http.client  # noqa: F401 - loaded here, once, rather than by three threads at once
+
+    if any(target.url.lower().startswith("https:") for target, _ in jobs):
+        import ssl  # noqa: F401
     started = time.monotonic()
     results: list[Delivery | None] = [None] * len(jobs)
 

@@ -33,7 +33,7 @@ DURATION_NAME = "gen_ai.client.operation.duration"
 def gauges(report: Report) -> list[dict]:
     """One gauge per series of the report, in the textfile's order."""
     when = nanos(report.now_ms) if report.now_ms is not None else "0"
-    return [{"name": PREFIX + item.name, "description": item.help, "unit": UNITS.get(item.unit, "1"),
+    return [{"name": PREFIX + item.name, "description": item.help, "unit": UNITS.get(item.unit, ""),
              "gauge": {"dataPoints": [{"attributes": attributes(labels), "timeUnixNano": when, **number_point(value)}
                                       for labels, value in item.samples]}}
             for item in series(report)]

@@ -41,6 +41,8 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
     report = unknown_report(reason, now_ms=now_ms(), root=root)
     if options is not None and options.prometheus_textfile:
         _unknown_textfile(report, options, os.environ if environ is None else environ, stderr)
+    if options is not None and options.otlp:
+        _unknown_otlp(report, os.environ if environ is None else environ, stderr)
     if output is None or output.format == "json" or not _render(report, output, stdout, environ):
         write_quietly(stdout, _json_text(report) + "\n")
     write_quietly(stderr, f"cortex-health: {reason}\n")
@@ -85,6 +87,19 @@ def _unknown_textfile(report: Report, options: Options, environ: Mapping[str, st
         failure = f"{type(error).__name__}: {error}"
     if failure:
         write_quietly(stderr, f"cortex-health: prometheus textfile not written: {failure}\n")
+
+
+def _unknown_otlp(report: Report, environ: Mapping[str, str], stderr: TextIO) -> None:
+    """An OTLP backend must see "unknown" too: the report's metrics and logs (no tree, so no spans)."""
+    try:
+        from health.otel.export import export
+
+        finding, notes = export(report, None, environ)
+        notes += [finding.message] if finding is not None else []
+    except Exception as error:  # noqa: BLE001
+        notes = [f"not exported: {type(error).__name__}: {error}"]
+    for note in notes:
+        write_quietly(stderr, f"cortex-health: otlp: {note}\n")
 
 
 def exit_code(overall: str, fail_on: str | None) -> int:
@@ -139,7 +154,8 @@ def check(options: Options, output: Output, environ: Mapping[str, str], stdout: 
 
         formatter = load(output.format)
         gcpause.resume()
-        report = publish(audit(options, environ) if checks is None else audit(options, environ, checks), options)
+        run = audit(options, environ) if checks is None else audit(options, environ, checks)
+        report = publish(run, options, environ, stderr)
     except AuditError as error:
         return fail(str(error), stdout, stderr, error.root, **context)
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - never a traceback
@@ -148,7 +164,11 @@ def check(options: Options, output: Output, environ: Mapping[str, str], stdout: 
     if output.quiet and report.overall == "ok":
         return code
     try:
-        formatter.render(report, stdout, tty=tty, verbose=output.verbose, environ=environ)
+        live = getattr(formatter, "render_live", None)  # what only a run has (otlp-json: spans since its cursor)
+        if live is not None:
+            live(report, stdout, layout=run.layout, environ=environ, stderr=stderr)
+        else:
+            formatter.render(report, stdout, tty=tty, verbose=output.verbose, environ=environ)
         stdout.flush()
     except (BrokenPipeError, SystemExit):
         # The reader went away (`| head`); rich answers that with SystemExit(1). The verdict

@@ -101,9 +101,13 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
                     epilog="subcommands: cortex-health statusline | gate | history | explain ID | fix [--dry-run] | "
-                    "serve | setup claude-code|systemd|cron|prometheus (each has --help)")
+                    "serve | setup claude-code|systemd|cron|prometheus|otel (each has --help)")
     parser.out = out
     add_check_options(parser)
+    parser.add_argument("--otlp", action="store_true",
+                        help="also push the metrics, one log record per finding and the memory operations since "
+                        "the last export to OTLP/HTTP endpoints (the standard OTEL_EXPORTER_OTLP_* variables; "
+                        "default http://localhost:4318); see docs/otel.md")
     add_output_options(parser, formats)
     return parser
 
@@ -151,6 +155,7 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: t
         root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),
         no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=manifest,
         selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile, layout=layout,
+        otlp=getattr(args, "otlp", False),  # the check's own flag: the gate (a hook) never exports
     )
 
 

@@ -25,7 +25,7 @@ from reports.report import Report
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TextIO
 
 
 class AuditError(Exception):
@@ -76,14 +76,17 @@ def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, 
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)
 
 
-def publish(run: Audit, options: Options) -> Report:
+def publish(run: Audit, options: Options, environ: Mapping[str, str] | None = None,
+            stderr: TextIO | None = None) -> Report:
     """Write the report where asked; returns the final report (with any publication finding).
 
-    Order: --report-path, then --prometheus-textfile, then the memory-health.jsonl line, so
-    the line (the record the status line and the history read) carries every earlier failure.
+    Order: --report-path, then --prometheus-textfile, then the --otlp export (health.otel,
+    configured by `environ`'s OTEL_* variables, its notes on `stderr`), then the
+    memory-health.jsonl line, so the line (the record the status line and the history read)
+    carries every earlier failure.
     """
     report = run.report()  # built again only when a publication finding changes it
-    if options.report_path is None and options.prometheus_textfile is None and options.no_write:
+    if options.report_path is None and options.prometheus_textfile is None and options.no_write and not options.otlp:
         return report  # nothing to write: the writer and its lock stay unloaded (--no-write, CI)
     from health.publish import append_line
     from reports.reportjson import report_json
@@ -96,6 +99,8 @@ def publish(run: Audit, options: Options) -> Report:
         run, report = write_copy_or_finding(run, report, options.prometheus_textfile, prometheus_text,
                                             "Prometheus textfile", "prometheus-textfile-refused",
                                             "prometheus-textfile-write-failed")
+    if options.otlp:
+        run, report = otlp_export(run, report, os.environ if environ is None else environ, stderr)
     if not options.no_write:
         failure = append_line(run.layout, report_json(report.document()))
         if failure:
@@ -118,6 +123,21 @@ def write_copy_or_finding(run: Audit, report: Report, path: str, render: Callabl
     elif failed:
         run = with_finding(run, critical(failed_id, f"{what} not written: {failed}.", path=path, reason=failed))
     return run, (run.report() if refused or failed else report)
+
+
+def otlp_export(run: Audit, report: Report, environ: Mapping[str, str], stderr: TextIO | None) -> tuple[Audit, Report]:
+    """The --otlp export of this report; a failure becomes the otlp-export-failed warning, notes go to stderr."""
+    from cortex.core.safeio import write_quietly
+    from health.otel.export import export
+
+    finding, notes = export(report, run.layout, environ)
+    for note in notes:
+        if stderr is not None:
+            write_quietly(stderr, f"cortex-health: otlp: {note}\n")
+    if finding is None:
+        return run, report
+    run = with_finding(run, finding)
+    return run, run.report()
 
 
 def with_finding(run: Audit, finding: Finding) -> Audit:

@@ -1,4 +1,4 @@
-"""Help command: `cortex-health setup claude-code|systemd|cron|prometheus [--write DEST]`. Called by health.cli.
+"""Help command: `cortex-health setup claude-code|systemd|cron|prometheus|otel [--write DEST]`. Called by health.cli.
 
 Prints the ready-to-use snippet shipped in the package (health/contrib, the same files the
 README shows) with the absolute paths of the installed console scripts, so a `pip install`
@@ -26,6 +26,7 @@ TARGETS = {
                 "systemd/cortex-health-failure@.service"),
     "cron": ("cron/cortex-health.crontab",),
     "prometheus": ("prometheus/cortex-health.rules.yml",),
+    "otel": ("otel/otelcol-config.yaml",),
 }
 NEXT = {
     "claude-code": "Merge it into ~/.claude/settings.json (or write it there with --write when you have none yet); "
@@ -34,8 +35,9 @@ NEXT = {
                "systemctl --user enable --now cortex-health.timer",
     "cron": "Add the line with `crontab -e` (it needs flock and chronic: Debian packages util-linux, moreutils).",
     "prometheus": "Add the file to rule_files: in prometheus.yml and check it with `promtool check rules FILE`.",
+    "otel": "Run a Collector with it (`otelcol-contrib --config FILE`), then `cortex-health --otlp` (docs/otel.md).",
 }
-USAGE = ("usage: cortex-health setup claude-code|systemd|cron|prometheus [--write DEST]\n"
+USAGE = ("usage: cortex-health setup claude-code|systemd|cron|prometheus|otel [--write DEST]\n"
          "  prints the snippet with absolute paths of the installed cortex and cortex-health;\n"
          "  --write DEST writes it (a folder for systemd's three units) and never overwrites a file")
 

@@ -1,10 +1,12 @@
 """Report stage: the numbers a monitoring system graphs, taken from a report's evidence.
 
-Used by the prometheus and nagios formats and the dashboard so all expose the same values
-under the same rules, from the typed report (ages against its integer `now_ms`). Values
-are in base units (seconds, bytes, counts); a value the run could not measure (missing
-evidence, a collector that failed or was skipped) is left out rather than invented, and
-its absence is what alerts see.
+Used by the prometheus, nagios and otlp-json formats, the OTLP exporter and the dashboard so
+all expose the same values under the same rules, from the typed report (ages against its
+integer `now_ms`). Values are in base units (seconds, bytes, counts); a value the run could
+not measure (missing evidence, a collector that failed or was skipped) is left out rather
+than invented, and its absence is what alerts see. `series` is every gauge family a
+monitoring system receives (the Prometheus textfile and the OTLP metrics are both written
+from it, so they cannot carry different series).
 """
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from reports.report import Report
+from reports.severity import rank
+
+PREFIX = "cortex_health_"  # every series' name starts with it, in the textfile and in OTLP
 
 
 @dataclass(frozen=True)
@@ -86,3 +91,65 @@ def measurements(report: Report) -> list[Measurement]:
         found.append(Measurement("run_duration_seconds", "Time the run took to collect and evaluate, in seconds.",
                                  report.duration_ms / 1000, "seconds"))
     return found
+
+
+Labels = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Series:
+    """One gauge family: a name (with its unit, as in the textfile), its help, its unit and every sample."""
+
+    name: str
+    help: str
+    unit: str  # seconds | bytes | count | severity | sequence
+    samples: tuple[tuple[Labels, float], ...]
+
+
+def check_rows(report: Report) -> list[tuple[str, str, int]]:
+    """(id, collector, severity number) for every id of the run, ok ones included; the collector is its catalogue's."""
+    rows = [(item, rank(item.severity)) for item in report.findings] + [(item, 0) for item in report.passed]
+    return sorted((item.id, (item.entry.collector if item.entry else None) or "run", severity)
+                  for item, severity in rows)
+
+
+def collector_rows(report: Report, checks: list[tuple[str, str, int]]) -> list[tuple[str, int]]:
+    """Worst severity per collector that ran (skipped collectors have no series)."""
+    worst: dict[str, int] = {}
+    for name, item in report.evidence.items():
+        if isinstance(item, Mapping) and item.get("status") != "skipped":
+            worst[name] = 0
+    for _, collector, severity in checks:
+        if collector in worst:
+            worst[collector] = max(worst[collector], severity)
+    return sorted(worst.items())
+
+
+def series(report: Report) -> list[Series]:
+    """Every gauge family of a report, in the textfile's order; a family with no sample is left out."""
+    checks = check_rows(report)
+    counts = report.counts._asdict()
+    found = [Series("overall", "Overall result of the last cortex-health run: 0 ok, 1 warn, 2 critical, 3 unknown "
+                    "(the auditor could not run).", "severity", (((), rank(report.overall)),))]
+    if report.now_ms is not None:
+        found.append(Series("last_run_timestamp_seconds", "When the last cortex-health run happened (its clock), in "
+                            "seconds since the epoch.", "seconds", (((), report.now_ms / 1000),)))
+    found.append(Series("checks", "Checks of the last run by severity.", "count",
+                        tuple(((("severity", key),), counts.get(key, 0)) for key in ("critical", "warn", "ok"))))
+    found.append(Series("check_severity", "Severity of each check id of the last run: 0 ok, 1 warn, 2 critical.",
+                        "severity", tuple(((("check", finding_id), ("collector", collector)), severity)
+                                          for finding_id, collector, severity in checks)))
+    found.append(Series("collector_severity", "Worst severity among the checks of each collector that ran: "
+                        "0 ok, 1 warn, 2 critical.", "severity",
+                        tuple(((("collector", name),), severity) for name, severity in collector_rows(report, checks))))
+    history = report.evidence.get("health_history") or {}
+    if isinstance(history, Mapping) and type(history.get("head_seq")) is int:
+        found.append(Series("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
+                            "(before this run's own line); a drop means the history was cut or rolled back.",
+                            "sequence", (((), history["head_seq"]),)))
+    grouped: dict[str, list[Measurement]] = {}
+    for item in measurements(report):
+        grouped.setdefault(item.name, []).append(item)
+    found += [Series(name, items[0].help, items[0].unit, tuple((item.labels, item.value) for item in items))
+              for name, items in grouped.items()]
+    return [item for item in found if item.samples]

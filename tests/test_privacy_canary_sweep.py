@@ -2,9 +2,10 @@
 
 Each input family (tests/canary_families.py) gets one tree; every `cortex` command, every
 `cortex-health` format and subcommand then runs over it once (module-scoped), and each
-test looks for the family's canaries in one surface: a command's stdout and stderr, or the
-files written (run directories, prompts, logs, the report path, the Prometheus textfile,
-the GitHub step summary). Snapshots keep the old file byte for byte, so they are left out
+test looks for the family's canaries in one surface: a command's stdout and stderr, the
+requests an `--otlp` export posted to a loopback receiver, or the files written (run
+directories, prompts, logs, cursors, the report path, the Prometheus textfile, the GitHub
+step summary). Snapshots keep the old file byte for byte, so they are left out
 of the file scan, but their content must never be printed. A meta-test derives the
 commands, sub-verbs, flags, subcommands and formats from the code and fails when the
 sweep misses one. Commands run in-process through the CLIs' own entry functions; the
@@ -138,8 +139,8 @@ def _sweep_health(sweep: Sweep) -> None:
     family.extra_outputs = [report, textfile, family.base / "summary.md"]
     root = ["--root", str(family.tree.root), *(["--config", str(family.health_config)] if family.health_config else [])]
 
-    def health(*argv: str) -> Output:
-        result = run_health_in_process(list(argv), env)
+    def health(*argv: str, **extra_env: str) -> Output:
+        result = run_health_in_process(list(argv), {**env, **extra_env})
         sweep.health.append(result)
         return result
 
@@ -153,6 +154,7 @@ def _sweep_health(sweep: Sweep) -> None:
     for name in formats:
         health(*root, "--format", name, "--no-write")
     health(*root, "--format", "text", "-v", "--no-write")
+    _sweep_otlp(sweep, env, root, health)
     health(*root, "--list-checks")
     health("statusline", "--root", str(family.tree.root))
     health("statusline", "--root", str(family.tree.root), "--refresh")
@@ -164,11 +166,22 @@ def _sweep_health(sweep: Sweep) -> None:
     ids = sorted({finding["id"] for finding in json.loads(published.stdout or "{}").get("findings", [])})
     for finding_id in ids[:3] or ["retrieval-stale"]:
         health("explain", finding_id)
-    for target in ("claude-code", "systemd", "cron", "prometheus"):  # reads no tree, but joins the sweep all the same
+    for target in ("claude-code", "systemd", "cron", "prometheus", "otel"):  # reads no tree, but joins the sweep
         health("setup", target)
     health("setup", "claude-code", "--write", str(family.base / "setup-settings.json"))
     family.extra_outputs.append(family.base / "setup-settings.json")
     _sweep_dashboard(sweep, env)
+
+
+def _sweep_otlp(sweep: Sweep, env: dict, root: list[str], health) -> None:
+    """`--otlp` to a real loopback receiver, message content capture on: every body it received is one more output."""
+    from tests.otlp_support import Receiver
+
+    with Receiver() as receiver:
+        health(*root, "--otlp", "--format", "json", "--no-write", **{
+            "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url, "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "true"})
+    bodies = "\n".join(body.decode("utf-8", "replace") for _, _, body in receiver.received)
+    sweep.health.append(Output("otlp export", ("--otlp",), 0, bodies, ""))
 
 
 def _sweep_dashboard(sweep: Sweep, env: dict) -> None:
@@ -223,6 +236,16 @@ def test_no_canary_in_the_check_without_a_format_or_list_checks(sweep: Sweep):
     assert not found, leak_report(found)
 
 
+def test_no_canary_in_the_otlp_export(sweep: Sweep):
+    """Every OTLP request the receiver got (metrics, finding records, spans of the planted hook rows)."""
+    exports = [output for output in sweep.health if output.surface == "otlp export"]
+    assert exports and "resourceMetrics" in exports[0].stdout and "resourceLogs" in exports[0].stdout
+    if sweep.family.name == "evidence":  # its planted hook rows: the valid ones are spans, the rest never leave
+        assert "resourceSpans" in exports[0].stdout
+    found = _leaks_in(sweep, exports + [output for output in sweep.health if "--otlp" in output.argv])
+    assert not found, leak_report(found)
+
+
 def test_no_canary_in_any_file_written(sweep: Sweep):
     family = sweep.family
     roots = [family.tree.root, family.tree.home, *[path for path in family.extra_outputs if path.exists()]]
@@ -231,6 +254,7 @@ def test_no_canary_in_any_file_written(sweep: Sweep):
     assert any(path.name == "search.sqlite" and "sweep" in text for path, text in files), "no search cache was scanned"
     assert any(path.parent.parent.name == "audit" for path, _text in files), "no audit cursor was scanned"
     assert any(path.suffix == ".stamps" for path, _text in files), "no heartbeat tail-stamp memo was scanned"
+    assert any(path.parent.parent.name == "otlp" for path, _text in files), "no OTLP export cursor was scanned"
     found = scan_files(files, family.planter, family.base)
     assert not found, leak_report(found)
 

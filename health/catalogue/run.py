@@ -89,6 +89,24 @@ OUTCOMES = (
             "Give the user that runs cortex-health write access to the textfile directory (the write is a "
             "temporary file and a rename in that folder)."),
     )),
+    Check("publish:otlp", "the --otlp export was accepted by every OTLP endpoint", ok=(), problems=(
+        Problem(
+            "otlp-export-failed", "warn",
+            "`cortex-health --otlp` could not deliver one or more OTLP signals (metrics, logs, traces): the "
+            "endpoint was refused by configuration, did not answer within its timeout, or answered with an HTTP "
+            "status other than 2xx. The audit's own verdict is unaffected; the memory operations that were not "
+            "delivered are sent with the next export (unless the receiver answered 400 or 413). detail.failures "
+            "names each signal's endpoint (without user info or query) and its HTTP status or reason; request "
+            "headers are never reported.",
+            ("no OpenTelemetry Collector listening on the endpoint (default http://localhost:4318)",
+             "a wrong OTEL_EXPORTER_OTLP_ENDPOINT, or a per-signal endpoint without its /v1/<signal> path",
+             "a missing or expired token in OTEL_EXPORTER_OTLP_HEADERS (HTTP 401/403)",
+             "plain http:// to a host other than loopback, or a protocol other than http/json",
+             "a receiver slower than OTEL_EXPORTER_OTLP_TIMEOUT (milliseconds, default 10000)"),
+            "Check the Collector is running (`cortex-health setup otel` prints a configuration for one on "
+            "127.0.0.1:4318) and that the endpoint, headers and timeout variables are right (docs/otel.md); "
+            "use https:// for a remote endpoint."),
+    )),
     Check("gate:deadline", "the gate's check finished within its deadline", ok=(), problems=(
         Problem(
             "health-check-deadline-exceeded", "warn",

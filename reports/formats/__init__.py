@@ -14,7 +14,10 @@ key, meaning, fix, threshold name, collector) is already joined, the clock is `n
 data is `report.document()`. So a format never imports health.catalogue, never parses a
 timestamp and keeps no severity order of its own (tests/test_report_value.py checks). Its module
 name is the `--format` value, except where FORMAT_MODULES maps a name that is not a valid
-module name (`health+json` → health_json.py). Modules are listed without importing them
+module name (`health+json` → health_json.py, `otlp-json` → otlp_json.py). A format may also
+define `render_live(report, out, *, layout, environ, stderr)`, which the CLI calls instead
+after a run of its own (otlp-json: what only a live run has, the memory operations since its
+cursor). Modules are listed without importing them
 and only the chosen one is imported, so adding a format is a one-file change and costs the
 others nothing. importlib is imported on demand: the status line imports
 `reports.formats.statusline` and must not pay for it. The package folder is listed with
@@ -23,7 +26,8 @@ tokenize: about 4 ms of every run that parses a command line).
 """
 from __future__ import annotations
 
-FORMAT_MODULES = {"health+json": "health_json"}  # --format name → module name, where they differ
+# --format name → module name, where they differ
+FORMAT_MODULES = {"health+json": "health_json", "otlp-json": "otlp_json"}
 _NAME_OF_MODULE = {module: name for name, module in FORMAT_MODULES.items()}
 
 

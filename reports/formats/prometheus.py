@@ -2,19 +2,17 @@
 
 Chosen with --format prometheus; health.run also writes it to --prometheus-textfile PATH.prom
 (atomically, mode 0644). Every metric is a gauge named cortex_health_* with base units in
-its name and HELP/TYPE lines. Severities are numbers so alerts can compare them:
+its name and HELP/TYPE lines, one family per reports.measurements.series (the OTLP metrics
+carry the same series). Severities are numbers so alerts can compare them:
 0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, TextIO
+from typing import TextIO
 
-from reports.measurements import measurements
+from reports.measurements import PREFIX, series
 from reports.report import Report
-from reports.severity import rank
-
-PREFIX = "cortex_health_"
 
 
 def escape_label(value: str) -> str:
@@ -42,52 +40,10 @@ def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, s
     return lines
 
 
-def check_rows(report: Report) -> list[tuple[str, str, int]]:
-    """(id, collector, severity number) for every id of the run, ok ones included; the collector is its catalogue's."""
-    rows = [(item, rank(item.severity)) for item in report.findings] + [(item, 0) for item in report.passed]
-    return sorted((item.id, (item.entry.collector if item.entry else None) or "run", severity)
-                  for item, severity in rows)
-
-
-def collector_rows(report: Report, checks: list[tuple[str, str, int]]) -> list[tuple[str, int]]:
-    """Worst severity per collector that ran (skipped collectors have no series)."""
-    worst: dict[str, int] = {}
-    for name, item in report.evidence.items():
-        if isinstance(item, Mapping) and item.get("status") != "skipped":
-            worst[name] = 0
-    for _, collector, severity in checks:
-        if collector in worst:
-            worst[collector] = max(worst[collector], severity)
-    return sorted(worst.items())
-
-
 def lines_for(report: Report) -> list[str]:
-    checks = check_rows(report)
-    now = report.now_ms
-    counts = report.counts._asdict()
-    lines = family("overall", "Overall result of the last cortex-health run: 0 ok, 1 warn, 2 critical, 3 unknown "
-                   "(the auditor could not run).", [((), rank(report.overall))])
-    if now is not None:
-        lines += family("last_run_timestamp_seconds", "When the last cortex-health run happened (its clock), in "
-                        "seconds since the epoch.", [((), now / 1000)])
-    lines += family("checks", "Checks of the last run by severity.",
-                    [((("severity", key),), counts.get(key, 0)) for key in ("critical", "warn", "ok")])
-    lines += family("check_severity", "Severity of each check id of the last run: 0 ok, 1 warn, 2 critical.",
-                    [((("check", finding_id), ("collector", collector)), severity)
-                     for finding_id, collector, severity in checks])
-    lines += family("collector_severity", "Worst severity among the checks of each collector that ran: "
-                    "0 ok, 1 warn, 2 critical.",
-                    [((("collector", name),), severity) for name, severity in collector_rows(report, checks)])
-    history = report.evidence.get("health_history") or {}
-    if isinstance(history, Mapping) and type(history.get("head_seq")) is int:
-        lines += family("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
-                        "(before this run's own line); a drop means the history was cut or rolled back.",
-                        [((), history["head_seq"])])
-    grouped: dict[str, list] = {}
-    for item in measurements(report):
-        grouped.setdefault(item.name, []).append(item)
-    for name, items in grouped.items():
-        lines += family(name, items[0].help, [(item.labels, item.value) for item in items])
+    lines: list[str] = []
+    for item in series(report):
+        lines += family(item.name, item.help, item.samples)
     return lines
 
 

@@ -195,6 +195,11 @@ def _sweep_health(sweep: Sweep) -> None:
         health("setup", target)
     health("setup", "claude-code", "--write", str(family.base / "setup-settings.json"))
     family.extra_outputs.append(family.base / "setup-settings.json")
+    theirs = family.planter.write(family.base / "merge-settings.json", json.dumps({  # the user's file: not scanned
+        "env": {"SWEEP_TOKEN": family.planter.span("settings.json env value (merge)")},
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command":
+                                       f"cortex review fire # {family.planter.span('settings.json hook (merge)')}"}]}]}}))
+    health("setup", "claude-code", "--merge", str(theirs))
     _sweep_dashboard(sweep, env)
 
 

@@ -105,6 +105,18 @@ def test_findings_say_the_measured_value_the_limit_and_the_error(tmp_path):
     assert re.search(r"│ 3 +│ 3 +│$", table_row)  # Measured and Threshold, as -v says
     block = shown[shown.index("WARN reviewer-failing:"):]
     assert "threshold: 3 (fixed by the rule, not configurable)" in block
+    explained = health("explain", "reviewer-failing", env=clean_env()).stdout  # the same threshold, said the same way
+    assert "threshold:  3 (fixed by the rule, not configurable)" in explained
+    from tests.serve_support import Server
+
+    assert run_cli(root=failing, write=True).code == 1  # published: the dashboard shows it
+    server = Server(failing)
+    try:
+        page = server.get("/")
+    finally:
+        server.stop()
+    row = page[page.index('data-id="reviewer-failing"'):]
+    assert "<td>3 (fixed by the rule, not configurable)</td>" in row[:row.index("</tr>")]
     assert "warns at 3 or more" in " ".join(block.split()) and "newest error:" in block
     failed = copy_demo(tmp_path / "failed")
     s.reviewer_failed(failed)

@@ -1,5 +1,6 @@
 """Help data: reviewer finding ids (health.rules.reviewer). Part of the catalogue read by explain and -v."""
 from health.catalogue import Check, Problem
+from health.rules.reviewer import FAILING_RUNS
 
 LOG = "O/reviewer-runs.jsonl"
 
@@ -94,7 +95,7 @@ CHECKS = (
             "reviewer is unreliable.",
             ("intermittent inference timeouts or rate limits", "a dispatch failure that recurs for one memory type"),
             f"Read `error` of the failed runs the finding lists (detail.runs) in {LOG} and fix the recurring "
-            "cause; the finding clears once fewer than 3 of the last 5 runs failed."),
+            "cause; the finding clears once fewer than 3 of the last 5 runs failed.", fixed=FAILING_RUNS),
         Problem(
             "reviewer-eat-cap", "critical",
             "A recent reviewer run dropped a fact because a hot-memory file was full (a dispatch failure "

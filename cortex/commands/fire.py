@@ -43,8 +43,11 @@ def fire(inv: Invocation) -> tuple[int, str]:
     memory = memory_dir(ctx.layout.memory_root, create=False)
     cadence, pass_env = _settings(ctx, inv.environ)
     argv = reviewer_argv(ctx.layout.memory_root, transcript)
-    env = reviewer_environment(inv.environ, pass_env)
-    record_turn(ctx, session, cadence, lambda: start_detached(argv, env, memory))
+
+    def start() -> int:  # the environment only when a review starts: most Stops just count a turn
+        return start_detached(argv, reviewer_environment(inv.environ, pass_env), memory)
+
+    record_turn(ctx, session, cadence, start)
     return 0, ""
 
 

@@ -21,7 +21,7 @@ from cortex.hookinput import SUBAGENT_ENV
 
 WITHHELD_ENV = "CORTEX_WITHHELD_CREDENTIALS"  # comma-separated names; "CREDENTIAL" in it keeps it from the child
 _SESSION_MARKERS = ("CLAUDE_CODE", "CLAUDECODE")  # the host session's own markers, withheld on purpose
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]{0,127}"
 
 _CREDENTIAL = re.compile(
     r"^(ANTHROPIC_|CLAUDE_CODE|CLAUDECODE|OPENAI_|AZURE_OPENAI|GEMINI_|GOOGLE_API|MISTRAL_|GROQ_|COHERE_|HF_|HUGGING"
@@ -30,11 +30,9 @@ _CREDENTIAL = re.compile(
     re.IGNORECASE,
 )
 # Of those, what a model command may need (its vendor's variables, anything secret-looking): named in hints.
-_MODEL_CREDENTIAL = re.compile(
-    r"^(ANTHROPIC_|OPENAI_|AZURE_OPENAI|GEMINI_|GOOGLE_API|MISTRAL_|GROQ_|COHERE_|HF_|HUGGING)"
-    r"|(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_KEY|ACCESS_KEY|SESSION_KEY|AUTH)",
-    re.IGNORECASE,
-)
+# Patterns, not compiled here: only a review that starts or fails needs them, never a Stop that just counts.
+_MODEL_CREDENTIAL = (r"(?i)^(ANTHROPIC_|OPENAI_|AZURE_OPENAI|GEMINI_|GOOGLE_API|MISTRAL_|GROQ_|COHERE_|HF_|HUGGING)"
+                     r"|(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE_KEY|ACCESS_KEY|SESSION_KEY|AUTH)")
 
 
 def is_credential(name: str) -> bool:
@@ -51,9 +49,9 @@ def withheld(environ: Mapping[str, str], pass_env: Iterable[str] = ()) -> list[s
     """Names of the variables a model command may need (API keys, tokens, its vendor's settings) that are set in
     `environ` (or were withheld earlier by `review fire`) and that the inference command will not see."""
     allowed = set(pass_env)
-    names = {name for name, value in environ.items() if value and is_credential(name) and _MODEL_CREDENTIAL.search(name)
+    names = {name for name, value in environ.items() if value and is_credential(name) and re.search(_MODEL_CREDENTIAL, name)
              and name != WITHHELD_ENV and not name.startswith(_SESSION_MARKERS)}
-    names.update(name for name in environ.get(WITHHELD_ENV, "").split(",")[:64] if _NAME.fullmatch(name))
+    names.update(name for name in environ.get(WITHHELD_ENV, "").split(",")[:64] if re.fullmatch(_NAME, name))
     return sorted(names - allowed)
 
 

@@ -87,7 +87,16 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
                    "cortex review run [--input TRANSCRIPT] [--turns N] [--dry-run]",
                    "  --input TRANSCRIPT   a .jsonl transcript (default: the newest under transcript_dir)\n"
                    "  --turns N            last N user->assistant exchanges (default 20)\n"
-                   "  --dry-run            build the prompt, write nothing",
+                   "  --dry-run            build the prompt, write nothing\n\n"
+                   "Config: LIFEOS/USER/CONFIG/memory-review.json (cortex init writes the defaults; absent = them):\n"
+                   "  inference_command    the model call, prompt on stdin, {\"items\": [...]} on stdout\n"
+                   "                       (default [\"claude\", \"-p\"]: Claude Code, found on the hook's PATH)\n"
+                   "  pass_env             credential-like variables (ANTHROPIC_*, *_API_KEY, *_TOKEN, ...) to hand\n"
+                   "                       to the command (default none: the command gets none of them)\n"
+                   "  turn_threshold, min_minutes_between   when `review fire` starts a review (8 turns, 30 min)\n"
+                   "  confidence_threshold, inference_timeout_seconds, transcript_dir (default ROOT/projects)\n"
+                   "  CORTEX_REVIEWER_COMMAND   a command line that overrides inference_command (absolute paths)\n"
+                   "A failed run exits 6; its error quotes the first line the command printed on stderr.",
                    "cortex review run --dry-run"),
     "review fire": ("Stop hook: count a turn and start a review when one is due.",
                     "cortex review fire [--session ID] [--transcript PATH]",

@@ -8,6 +8,8 @@ drift apart:
            skipped true, error (why)
   failure  ts, ok false, runId, transcript, exchanges, inference_duration_ms, parse_ok (false or null),
            error [, dispatch_summary]
+A failure whose inference command could not be found says so first: its error starts with
+COMMAND_NOT_FOUND (the auditor names that finding by it).
 A dispatch_summary carries `skipped_guard` and `skips` together or not at all: legacy rows
 written before the guard counted skips have neither and stay valid; exactly one is malformed.
 Integers are JSON integers (booleans are not numbers). Named tuples, not pydantic or dataclasses,
@@ -32,6 +34,7 @@ FAILURE_OPTIONAL = frozenset(["dispatch_summary"])
 SUMMARY_REQUIRED = frozenset(
     ["total", "by_type", "succeeded", "failed", "failures", "proposals_auto_applied", "proposals_auto_apply_failed"]
 )
+COMMAND_NOT_FOUND = "inference command not found"
 GUARD_PAIR = frozenset(["skipped_guard", "skips"])
 BY_TYPE_KEYS = frozenset(["memory", "idea", "knowledge", "proposal"])
 _RUN_ID = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\Z", re.ASCII)

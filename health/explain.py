@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from health.catalogue import Check, Match
 from health.catalogue.find import checks, known_ids, lookup
 from health.checks import LAYOUTS, names
+from reports.hints import fixed_limit_text
 from reports.units import threshold_value
 from thresholds.defaults import BY_NAME
 from thresholds.sources import EffectiveThresholds, resolve
@@ -23,7 +24,9 @@ from thresholds.sources import EffectiveThresholds, resolve
 USAGE = "usage: cortex-health explain ID [ID ...]   (ids: cortex-health --list-checks)"
 
 
-def threshold_text(name: str | None, thresholds: EffectiveThresholds) -> str:
+def threshold_text(name: str | None, thresholds: EffectiveThresholds, fixed: int | None = None) -> str:
+    if not name and fixed is not None:
+        return fixed_limit_text(fixed, "count")
     if not name:
         return "none (a state check, not a comparison)"
     item = thresholds.get(name)
@@ -42,7 +45,7 @@ def explain_match(finding_id: str, match: Match, thresholds: EffectiveThresholds
         return [f"{finding_id} (ok)", f"check:      {check.key}: {check.summary}", f"collector:  {collector}",
                 f"meaning:    reported when this check passes; otherwise it reports one of: {others}"]
     lines = [f"{finding_id} ({problem.severity})", f"check:      {check.key}: {check.summary}",
-             f"collector:  {collector}", f"threshold:  {threshold_text(problem.threshold, thresholds)}",
+             f"collector:  {collector}", f"threshold:  {threshold_text(problem.threshold, thresholds, problem.fixed)}",
              f"meaning:    {problem.meaning}", "likely causes:"]
     lines += [f"  - {cause}" for cause in problem.causes]
     lines.append(f"fix:        {problem.fix}")

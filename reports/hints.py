@@ -64,6 +64,10 @@ def threshold_line(finding: Finding, report: Report) -> str:
     if name:
         return threshold_text(name, report.threshold(name))
     if "threshold" in finding.detail:  # a limit fixed in the rule (reviewer-failing's 3): the table shows it too
-        limit = human_value(finding.detail["threshold"], finding.detail.get("unit"))
-        return f"{limit} (fixed by the rule, not configurable)"
+        return fixed_limit_text(finding.detail["threshold"], finding.detail.get("unit"))
     return "none (a state check, not a comparison)"
+
+
+def fixed_limit_text(value: Any, unit: str | None) -> str:
+    """A limit a rule fixes, as -v, explain and the dashboard all word it."""
+    return f"{human_value(value, unit)} (fixed by the rule, not configurable)"

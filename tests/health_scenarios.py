@@ -106,6 +106,13 @@ def reviewer_failed(root):
     append(obs(root) / "reviewer-runs.jsonl", failure(NOW_MS - HOUR_MS))
 
 
+def reviewer_command_missing(root):
+    append(obs(root) / "reviewer-runs.jsonl", failure(
+        NOW_MS - HOUR_MS, "inference command not found: claude is not on PATH (/usr/bin:/bin): install Claude Code, "
+        "or name another command in inference_command (memory-review.json) or CORTEX_REVIEWER_COMMAND",
+        parse_ok=None))
+
+
 def reviewer_malformed_line(root):
     log = obs(root) / "reviewer-runs.jsonl"
     lines = log.read_text().splitlines()

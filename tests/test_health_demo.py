@@ -37,6 +37,27 @@ def test_readme_command_on_the_checked_out_tree_exits_0():
     assert not (DEMO / "LIFEOS" / "MEMORY" / "OBSERVABILITY" / "memory-health.jsonl").exists()
 
 
+def test_auditing_the_demo_without_no_write_leaves_no_untracked_file_in_a_clone(tmp_path):
+    """What an audit publishes into the demo (health log, its checkpoint, locks) is ignored by git."""
+    clone = tmp_path / "clone"
+    shutil.copytree(DEMO, clone / "fixtures" / "demo")
+    shutil.copy(REPO / ".gitignore", clone / ".gitignore")
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(clone), *args], capture_output=True, text=True, check=True,
+                              env={**clean_env(), "GIT_CONFIG_GLOBAL": os.devnull}).stdout
+
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "demo")
+    for _ in range(2):  # the second run extends the chain (the checkpoint is rewritten)
+        subprocess.run([sys.executable, "-m", "health", "--root", str(clone / "fixtures" / "demo"), "--now", NOW],
+                       capture_output=True, env=clean_env(), cwd=REPO, timeout=60)
+    observability = clone / "fixtures" / "demo" / "LIFEOS" / "MEMORY" / "OBSERVABILITY"
+    assert (observability / "memory-health.jsonl").exists() and (observability / "memory-health.checkpoint").exists()
+    assert git("status", "--porcelain", "--untracked-files=all") == ""
+
+
 def test_future_mtimes_are_age_zero_and_reported(tmp_path):
     root = copy_demo(tmp_path)
     set_mtimes(root, NOW_MS + 400 * DAY_MS)

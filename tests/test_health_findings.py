@@ -15,6 +15,7 @@ from tests.health_support import clean_env, copy_demo, run_cli
 SCENARIOS = [
     ("reviewer-evidence-missing", "warn", 1, s.reviewer_missing, {}),
     ("reviewer-latest-failed", "critical", 2, s.reviewer_failed, {}),
+    ("reviewer-command-missing", "critical", 2, s.reviewer_command_missing, {}),
     ("reviewer-latest-parse-failed", "critical", 2, s.reviewer_malformed_line, {}),
     ("reviewer-latest-parse-failed", "critical", 2, s.reviewer_run_dir_parse_error, {}),
     ("reviewer-latest-parse-failed", "critical", 2, s.reviewer_row_parse_failed, {}),

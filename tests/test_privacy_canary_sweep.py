@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import socket
 import sys
 import time
@@ -25,7 +26,7 @@ import pytest
 
 from cortex.commands import registry
 from cortex.core.timestamps import iso_from_ms
-from tests.canary_families import PLANTERS, SESSION, Family, new_family, stale_lock
+from tests.canary_families import INFERENCE, PLANTERS, SESSION, Family, new_family, stale_lock
 from tests.canary_support import (
     Output, cortex_flags, cortex_surfaces, health_surfaces, leak_report, run_cortex_in_process,
     run_health_in_process, run_subprocess, scan_files, written_files,
@@ -44,6 +45,7 @@ class Sweep:
     cortex: list[Output] = field(default_factory=list)
     health: list[Output] = field(default_factory=list)
     refused: list[Output] = field(default_factory=list)  # runs that fail on purpose (a held lock)
+    failed: list[Output] = field(default_factory=list)  # reviews whose model command fails on purpose
 
     @property
     def outputs(self) -> list[Output]:
@@ -113,6 +115,7 @@ def _sweep_cortex(sweep: Sweep) -> None:
     _cortex(sweep, "review", "run", "--input", str(family.transcript), "--dry-run")
     _cortex(sweep, "review", "run", "--input", str(family.transcript))
     _replay_failed_items(sweep)
+    _failing_model_commands(sweep)
     _cortex(sweep, "review", "fire", "--session", SESSION, "--transcript", str(family.transcript))
 
 
@@ -126,6 +129,30 @@ def _replay_failed_items(sweep: Sweep) -> None:
     lock.unlink()
     runs = tree.rows("reviewer-runs.jsonl")
     _cortex(sweep, "review", "replay", runs[-1]["runId"] if runs else "missing")
+
+
+def _failing_model_commands(sweep: Sweep) -> None:
+    """A program the config names but that is not installed, then one that fails with spans on its stderr: the
+    errors (and the audit's reviewer findings, the last run being the newest) name the cause, never a span."""
+    family, p = sweep.family, sweep.family.planter
+    config = family.tree.lifeos / "USER" / "CONFIG" / "memory-review.json"
+    kept = config.read_bytes() if config.exists() else None
+    p.write(config, json.dumps({"schema_version": 1, "inference_command": [
+        f"sweep-missing-model{p.span('reviewer config inference_command program (not installed)')}"]},
+        ensure_ascii=False))
+    sweep.failed.append(_cortex(sweep, "review", "run", "--input", str(family.transcript), PATH="/nonexistent",
+                                CORTEX_REVIEWER_COMMAND=""))  # empty: unset, so the config names the program
+    if kept is None:
+        config.unlink()
+        del p.planted[config]
+    else:
+        p.write(config, kept.decode("utf-8"))  # the family's own config again (still input, not output)
+    stderr = p.write(family.base / "model-stderr.txt",
+                     f"sweep model refused {p.span('inference stderr first line')} <private>\n"
+                     f"{p.canary('inference stderr span across lines', 'multi-line')}\n</private> sweep public tail\n")
+    sweep.failed.append(_cortex(sweep, "review", "run", "--input", str(family.transcript),
+                                CORTEX_REVIEWER_COMMAND=shlex.join([sys.executable, str(INFERENCE / "garbage.py"),
+                                                                    "crash", str(stderr)])))
 
 
 def _sweep_health(sweep: Sweep) -> None:
@@ -170,6 +197,11 @@ def _sweep_health(sweep: Sweep) -> None:
         health("setup", target)
     health("setup", "claude-code", "--write", str(family.base / "setup-settings.json"))
     family.extra_outputs.append(family.base / "setup-settings.json")
+    theirs = family.planter.write(family.base / "merge-settings.json", json.dumps({  # the user's file: not scanned
+        "env": {"SWEEP_TOKEN": family.planter.span("settings.json env value (merge)")},
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command":
+                                       f"cortex review fire # {family.planter.span('settings.json hook (merge)')}"}]}]}}))
+    health("setup", "claude-code", "--merge", str(theirs))
     _sweep_dashboard(sweep, env)
 
 
@@ -285,6 +317,9 @@ def test_the_sweep_reached_the_planted_inputs(sweep: Sweep):
                 "writes": "sweep stdin", "errors": "sweep-bad-time", "evidence": "reviewer-latest-failed"}[family.name]
     prompts = "".join(path.read_text("utf-8", "replace") for path in family.tree.obs.rglob("prompt*.txt"))
     assert expected in printed or expected in prompts
+    if family.name != "errors":  # the failing model commands' causes reached the errors and the audit's findings
+        assert "inference command not found: sweep-missing-model is not on PATH" in printed
+        assert "status 3: sweep model refused sweep public tail" in printed
     if family.name == "loop":  # the canned model answer was accepted on the retry and its items written
         rows = [row for row in family.tree.rows("reviewer-runs.jsonl") if row.get("parse_ok")]
         assert rows and rows[-1]["dispatch_summary"]["succeeded"] > 0, rows
@@ -301,7 +336,7 @@ def test_the_swept_commands_succeeded(sweep: Sweep):
     if sweep.family.name == "errors":
         pytest.skip("the errors family's inputs are broken on purpose")
     failed = [f"{output.surface}: {output.stdout[:300]}" for output in sweep.cortex
-              if output.surface in MUST_SUCCEED and output.code != 0 and output not in sweep.refused]
+              if output.surface in MUST_SUCCEED and output.code != 0 and output not in sweep.refused + sweep.failed]
     assert not failed, failed
     assert all("ELOCK_HELD" in output.stdout for output in sweep.refused), "the held lock kept no item to replay"
 

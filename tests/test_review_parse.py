@@ -31,6 +31,30 @@ def test_whitespace_and_one_fence_are_tolerated(wrap):
     assert parsed.items == ({"type": "memory", "actor": "principal", "op": "set", "entries": ["NAME: Ada ~explicit"]},)
 
 
+@pytest.mark.parametrize("wrap", [
+    "Here are the items:\n```json\n{}\n```",
+    "Sure! Based on the transcript:\n\n```\n{}\n```\n\nLet me know if anything is off.",
+    "I kept one fact.\n   ```JSON\n{}\n   ```\nDone.",
+])
+def test_prose_around_exactly_one_fenced_json_block_is_accepted(wrap):
+    parsed = parse_output(wrap.replace("{}", json.dumps({"items": [memory()]})).encode())
+    assert parsed.items[0]["entries"] == ["NAME: Ada ~explicit"]
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("First:\n```json\n{}\n```\nor rather:\n```json\n{}\n```", "the answer holds 2 fenced blocks"),
+    ("Here:\n```json\n{}\n", "opens a fenced block that is never closed"),
+    ("Here:\n```json\n{}\n```json\n", "opens a fenced block that is never closed"),
+    ("In Python:\n```python\n{}\n```", "fenced block is not marked json"),
+    ("Here:\n```json\nitems: none\n```", "the answer must be valid JSON"),
+    ("Here is {} as you asked", "the answer must be valid JSON"),  # no fence: prose is not searched for JSON
+    ("{}\nHope this helps!", "the answer must be valid JSON"),
+])
+def test_ambiguous_or_non_json_answers_around_prose_are_still_refused(raw, expected):
+    errors = rejected(raw.replace("{}", json.dumps({"items": [memory()]})).encode())
+    assert expected in errors[0] and 'reply with one JSON object {"items": [...]}' in errors[0]
+
+
 @pytest.mark.parametrize("raw, expected", [
     (b"", "the answer is empty"),
     (b"Sure, here you go", "the answer must be valid JSON"),

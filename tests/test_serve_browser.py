@@ -1,6 +1,7 @@
 """The dashboard in a real browser: headless Chromium loads each page from a test server and the rendered DOM is checked."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 
@@ -32,8 +33,13 @@ def served(tmp_path_factory):
 
 def browse(tmp_path, url: str, *extra: str) -> subprocess.CompletedProcess:
     profile = tmp_path / "profile"
+    # Chromium keeps its crash database under $HOME/.config/chromium whatever --user-data-dir says: a throw-away HOME.
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "XDG_CACHE_HOME": str(home / ".cache")}
     return subprocess.run([chromium(), *FLAGS, f"--user-data-dir={profile}", *extra, url], capture_output=True,
-                          text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=tmp_path)
+                          text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=tmp_path, env=env)
 
 
 @pytest.mark.parametrize("path, expected", [
@@ -46,6 +52,7 @@ def browse(tmp_path, url: str, *extra: str) -> subprocess.CompletedProcess:
 def test_each_page_renders_in_chromium(served, tmp_path, path, expected):
     done = browse(tmp_path, served.url + path, "--dump-dom")
     assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "home" / ".config" / "chromium").is_dir()  # its own files went to the throw-away HOME
     for text in expected:
         assert text in done.stdout, text
     assert "Content Security Policy" not in done.stderr  # nothing on the page was blocked (the stylesheet loads)

@@ -103,6 +103,14 @@ def test_the_stdlib_envelope_check_agrees_with_the_model(envelope):
     assert (envelope_problem(envelope) is None) == valid
 
 
+def test_review_fire_reads_init_s_unchanged_config_without_pydantic_and_validates_an_edited_one(tree, tmp_path):  # noqa: F811
+    config = tree.lifeos / "USER" / "CONFIG" / "memory-review.json"
+    assert config.exists()  # written by cortex init
+    assert heavy_in(modules_after("cortex", ["review", "fire", "--session", "s1"], tree.env(), tmp_path)) == []
+    config.write_text(config.read_text().replace('"turn_threshold": 8', '"turn_threshold": 9'))
+    assert "pydantic" in modules_after("cortex", ["review", "fire", "--session", "s2"], tree.env(), tmp_path)
+
+
 def test_review_fire_defaults_are_the_models_defaults():
     from cortex.review.reviewconfig import DEFAULTS
     from cortex.review.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD

@@ -38,6 +38,34 @@ def test_init_never_overwrites_and_reports_what_it_kept(tmp_path):
     assert (tree.obs / "pending-proposals.jsonl").read_text() == '{"id":"x","status":"pending"}\n'
 
 
+def test_init_writes_the_reviewer_config_with_the_documented_defaults_and_keeps_an_edited_one(tmp_path):
+    from cortex.review.reviewconfig import DEFAULTS, ReviewConfig
+    from cortex.review.reviewdefaults import DEFAULT_CONFIG_TEXT
+
+    tree = make_tree(tmp_path)
+    config = tree.lifeos / "USER" / "CONFIG" / "memory-review.json"
+    assert config.read_text() == DEFAULT_CONFIG_TEXT
+    assert ReviewConfig.model_validate(json.loads(DEFAULT_CONFIG_TEXT)) == DEFAULTS  # the text is the defaults
+    assert json.loads(DEFAULT_CONFIG_TEXT)["inference_command"] == ["claude", "-p"]
+    config.write_text('{"schema_version": 1, "inference_command": ["my-model"]}\n')
+    again = tree.cortex("init", "--root", str(tree.root))
+    assert "LIFEOS/USER/CONFIG/memory-review.json" in again.data["kept"]
+    assert json.loads(config.read_text())["inference_command"] == ["my-model"]
+
+
+def test_the_docs_show_the_config_init_writes():
+    """The README (or a docs/ page) shows memory-review.json exactly as `cortex init` writes it."""
+    import re
+
+    from cortex.review.reviewdefaults import DEFAULT_CONFIG_TEXT
+    from tests.write_support import REPO
+
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    blocks = [block for page in pages for block in re.findall(r"```json\n(.*?)```", page.read_text(), re.S)
+              if '"inference_command"' in block and '"turn_threshold"' in block]
+    assert blocks and all(json.loads(block) == json.loads(DEFAULT_CONFIG_TEXT) for block in blocks), blocks
+
+
 def test_init_defaults_to_claude_config_dir(tmp_path):
     tree = Tree(tmp_path / "cfg", tmp_path / "home")
     tree.home.mkdir()

@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 
 from cortex.review.cadence import Cadence, record_turn, reviewer_argv, start_detached
-from cortex.review.childenv import stripped_environment
+from cortex.review.childenv import reviewer_environment
 from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
-from cortex.review.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, command_override, config_absent
+from cortex.review.reviewdefaults import DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, command_override, uses_defaults
 from cortex.review.reviewstate import check_session_id
 from cortex.core.safepaths import memory_dir
 from cortex.write.writecontext import WriteContext
@@ -43,14 +43,18 @@ def fire(inv: Invocation) -> tuple[int, str]:
     memory = memory_dir(ctx.layout.memory_root, create=False)
     cadence, pass_env = _settings(ctx, inv.environ)
     argv = reviewer_argv(ctx.layout.memory_root, transcript)
-    env = stripped_environment(inv.environ, pass_env)
-    record_turn(ctx, session, cadence, lambda: start_detached(argv, env, memory))
+
+    def start() -> int:  # the environment only when a review starts: most Stops just count a turn
+        return start_detached(argv, reviewer_environment(inv.environ, pass_env), memory)
+
+    record_turn(ctx, session, cadence, start)
     return 0, ""
 
 
 def _settings(ctx: WriteContext, environ) -> tuple[Cadence, list[str]]:
-    """The cadence and pass_env: the defaults without pydantic when no config file exists, else the validated file."""
-    if config_absent(ctx.layout):
+    """The cadence and pass_env: the defaults without pydantic when the config is absent or init's unchanged
+    defaults, else the validated file."""
+    if uses_defaults(ctx.layout):
         command_override(environ)  # a broken CORTEX_REVIEWER_COMMAND fails the same way with or without a file
         return Cadence(DEFAULT_TURN_THRESHOLD, DEFAULT_MIN_MINUTES_BETWEEN), []
     from cortex.review.reviewconfig import load_config  # pydantic: only for a file that must be validated in full

@@ -2,7 +2,8 @@
 
 ROOT defaults to CLAUDE_CONFIG_DIR, else ~/.claude. Creates the layout the auditor reads:
 ROOT/LIFEOS/MEMORY/{KNOWLEDGE,OBSERVABILITY,STATE}, the no-index-v1 policy marker, the two
-hot files from the template and an empty O/pending-proposals.jsonl. Never overwrites an
+hot files from the template, the reviewer's LIFEOS/USER/CONFIG/memory-review.json with its
+documented defaults and an empty O/pending-proposals.jsonl. Never overwrites an
 existing file: each file is created whole with link(), an existing one is reported as kept.
 ROOT, LIFEOS, LIFEOS/MEMORY and LIFEOS/USER may be aliases (symlinks); below them nothing may be.
 """
@@ -15,6 +16,7 @@ from cortex.errors import InvalidInput
 from cortex.hot.hottemplate import template
 from cortex.invocation import CommandSpec, Invocation
 from cortex.core.jsjson import dumps
+from cortex.review.reviewdefaults import CONFIG_NAME, DEFAULT_CONFIG_TEXT
 from cortex.layout import HOT_FILES, HOT_LABELS, INDEX_POLICY, INDEX_POLICY_FILE, KNOWLEDGE, Layout, OBSERVABILITY, PENDING_PROPOSALS_LOG, STATE
 from cortex.core.safepaths import DIR_MODE, check_regular_or_absent, pin_tree, real_subdir
 from cortex.core.timestamps import iso_from_ms
@@ -62,6 +64,8 @@ def init(inv: Invocation) -> dict:
         _user, folder, file_name = HOT_FILES[label]
         directory = real_subdir(user, (folder,), create=True)
         _create(os.path.join(directory, file_name), template(label, now_iso).encode("utf-8"), layout, created, kept)
+    config = real_subdir(user, ("CONFIG",), create=True)
+    _create(os.path.join(config, CONFIG_NAME), DEFAULT_CONFIG_TEXT.encode("utf-8"), layout, created, kept)
     _create(os.path.join(memory, OBSERVABILITY, PENDING_PROPOSALS_LOG), b"", layout, created, kept)
     return {"root": layout.root, "memory_root": layout.memory_root, "created": created, "kept": kept}
 

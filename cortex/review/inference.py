@@ -4,16 +4,21 @@ The prompt goes to the child's stdin, JSON is expected on its stdout. Both direc
 multiplexed with select, so a child that never reads its stdin or floods its stdout can
 neither block us nor grow our memory: stdout is capped (over the cap is a failure), stderr
 keeps only its tail. The child runs in its own process group and is killed as a group on
-timeout or overflow; we always reap it before returning.
+timeout or overflow; we always reap it before returning. A program that is not there is told
+apart (COMMAND_NOT_FOUND, with the PATH it was looked up on): the default `claude` is not
+installed everywhere.
 """
 from __future__ import annotations
 
 import os
 import selectors
+import shutil
 import signal
 import subprocess
 import time
 from dataclasses import dataclass
+
+from cortex.reviewrows import COMMAND_NOT_FOUND
 
 MAX_OUTPUT_BYTES = 1 << 20
 MAX_STDERR_BYTES = 16_384
@@ -21,12 +26,15 @@ KILL_WAIT_S = 5
 
 
 class InferenceError(Exception):
-    """The command could not produce an answer; `timed_out` tells a timeout apart."""
+    """The command could not produce an answer; `timed_out` tells a timeout apart, `exited` a non-zero exit status."""
 
-    def __init__(self, message: str, *, timed_out: bool = False, duration_ms: float = 0.0, stderr: bytes = b""):
+    def __init__(self, message: str, *, timed_out: bool = False, exited: bool = False, not_found: bool = False,
+                 duration_ms: float = 0.0, stderr: bytes = b""):
         super().__init__(message)
         self.message = message
         self.timed_out = timed_out
+        self.exited = exited
+        self.not_found = not_found
         self.duration_ms = duration_ms
         self.stderr = stderr
 
@@ -94,6 +102,13 @@ def run_inference(argv: list[str], prompt: str, env: dict[str, str], timeout_s: 
     try:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 env=env, cwd=cwd, start_new_session=True, close_fds=True)
+    except FileNotFoundError as error:
+        search = env.get("PATH", os.defpath)
+        if shutil.which(argv[0], path=search) is not None:  # there, but its #! interpreter is not
+            raise InferenceError(f"inference command could not start: {argv[0]}: {error.strerror} "
+                                 "(is the interpreter on its #! line installed?)") from None
+        where = "does not exist" if os.sep in argv[0] else f"is not on PATH ({search[:300]})"
+        raise InferenceError(f"{COMMAND_NOT_FOUND}: {argv[0]} {where}", not_found=True) from None
     except OSError as error:
         raise InferenceError(f"inference command could not start: {argv[0]}: {error.strerror or error}") from None
     try:
@@ -120,5 +135,6 @@ def run_inference(argv: list[str], prompt: str, env: dict[str, str], timeout_s: 
     if problem is not None:
         raise InferenceError(f"inference failed: {problem}", duration_ms=duration_ms, stderr=err)
     if proc.returncode != 0:
-        raise InferenceError(f"inference command exited with status {proc.returncode}", duration_ms=duration_ms, stderr=err)
+        raise InferenceError(f"inference command exited with status {proc.returncode}", exited=True,
+                             duration_ms=duration_ms, stderr=err)
     return Answer(out, err, duration_ms)

@@ -3,7 +3,8 @@
 ROOT/LIFEOS/USER/CONFIG/memory-review.json. An absent file means the documented defaults
 (a fresh install has none); a file that exists must be valid in full — unreadable, not JSON,
 an unknown key, a wrong type ("8" is not 8, true is not 1) or an out-of-range value is a
-ConfigError naming the file and the field, never a silent fallback. CORTEX_REVIEWER_COMMAND
+ConfigError naming the file and the field, never a silent fallback (`inference_command`
+absent means `claude -p`; null is a wrong type). CORTEX_REVIEWER_COMMAND
 (a shell-style command line) overrides `inference_command`. Every decoded key and string
 crosses the privacy boundary before validation, so neither an error message nor the
 dry-run's echo of the command can show a private span.
@@ -17,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Stric
 from cortex.errors import InvalidInput
 from cortex.layout import Layout
 from cortex.review.reviewdefaults import (  # noqa: F401 - ConfigError, CONFIG_NAME, COMMAND_ENV and config_path re-exported
-    COMMAND_ENV, CONFIG_NAME, DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, ConfigError, command_override,
-    config_path)
+    COMMAND_ENV, CONFIG_NAME, DEFAULT_INFERENCE_COMMAND, DEFAULT_MIN_MINUTES_BETWEEN, DEFAULT_TURN_THRESHOLD, ConfigError,
+    command_override, config_path)
 from cortex.core.privatejson import KeyCollision, strip_private_json
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import loads_strict
@@ -43,8 +44,9 @@ class ReviewConfig(BaseModel):
                                       description="accepted and validated for compatibility; the cadence does not use it")
     confidence_threshold: Number = Field(default=0.70, ge=0, le=1, description="proposals at or above are auto-approved")
     notes: Optional[StrictStr] = Field(default=None, max_length=4096)
-    inference_command: Optional[list[Arg]] = Field(default=None, min_length=1, max_length=256,
-                                                   description="argv of the model call: prompt on stdin, JSON on stdout")
+    inference_command: list[Arg] = Field(default_factory=lambda: list(DEFAULT_INFERENCE_COMMAND), min_length=1,
+                                         max_length=256, description="argv of the model call (default claude -p, "
+                                         "found on PATH): prompt on stdin, JSON on stdout")
     inference_timeout_seconds: Number = Field(default=180, gt=0, le=3600)
     pass_env: list[EnvName] = Field(default_factory=list, max_length=256,
                                     description="credential-like variables the inference command may still see")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from cortex.review.childenv import inference_environment
 from cortex.write.dispatch import dispatch
 from cortex.errors import CortexError
+from cortex.review.failurecause import explained
 from cortex.review.inference import InferenceError, run_inference
 from cortex.core.jsjson import dumps
 from cortex.layout import Layout
@@ -73,6 +74,7 @@ def _ask(run: ReviewRun, config: ReviewConfig, prompt: str, environ, progress: P
         progress.duration_ms = round(progress.duration_ms + error.duration_ms, 3)
         if error.stderr:
             run.save_model_text(f"{name}-stderr.txt", error.stderr.decode("utf-8", "replace"))
+        error.message = explained(error, list(config.inference_command), environ, config.pass_env)
         raise
     progress.duration_ms = round(progress.duration_ms + answer.duration_ms, 3)
     run.save_model_text(f"{name}.txt", answer.stdout.decode("utf-8", "replace"))
@@ -116,9 +118,6 @@ def _review(run: ReviewRun, ctx: WriteContext, request: ReviewRequest, environ, 
     if material.skip_reason is not None:
         return skip_row(run, clock_ms(environ), material.transcript, material.skip_reason), {}
     run.save("prompt.txt", material.prompt)
-    if not config.inference_command:
-        raise ReviewFailed("no inference command: set inference_command in LIFEOS/USER/CONFIG/memory-review.json "
-                           "or CORTEX_REVIEWER_COMMAND")
     parsed = curate(run, config, material.prompt, session_of(material.transcript), environ, progress)
     if parsed is None:
         progress.parse_ok = False

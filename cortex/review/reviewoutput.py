@@ -1,6 +1,8 @@
 """Reviewer stage: parse and validate the model's answer {items:[…]}; used by the reviewer.
 
-Tolerated: surrounding whitespace and one ```json fence. Repaired: an overlong hot entry is
+Tolerated: surrounding whitespace, one ```json fence, and prose around exactly one fenced block
+marked json (or unmarked), a common model habit; more blocks, an unclosed one or one marked
+as another language stay rejected (which JSON was meant is ambiguous). Repaired: an overlong hot entry is
 cut at a word boundary, keeping its prefix and provenance tag (the reference's
 deterministic truncation). Everything else that is wrong rejects the whole batch with exact,
 value-free error messages that the corrective retry feeds back: bad JSON, unknown keys or
@@ -30,6 +32,8 @@ MAX_ITEMS = 64
 MAX_SUBMITTED_ENTRIES = 4 * MAX_ENTRIES  # past the cap but bounded: the cap check reports these
 MAX_ERRORS = 20
 _FENCE = re.compile(r"\A```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```\Z", re.S)
+_FENCE_LINE = re.compile(r"^ {0,3}```([^`\n]*)$", re.M)  # a line that opens or closes a fenced block
+_ONE_OBJECT = 'reply with one JSON object {"items": [...]} and nothing else'
 _TAGS = ("memory", "idea", "knowledge", "proposal")
 _NOTE_TYPES = ("idea", "knowledge", "proposal")
 
@@ -104,9 +108,23 @@ def fit_entry(entry: str) -> str:
 
 
 def unfenced(text: str) -> str:
+    """The JSON text of an answer: itself, the inside of a fence that is all of it, or of the one fenced block in prose."""
     text = text.strip()
     match = _FENCE.match(text)
-    return match.group(1).strip() if match else text
+    if match:
+        return match.group(1).strip()
+    if text.startswith(("{", "[")):
+        return text
+    fences = list(_FENCE_LINE.finditer(text))
+    if not fences:
+        return text  # prose without a block: the JSON error says so
+    if len(fences) > 2:
+        raise OutputRejected([f"the answer holds {(len(fences) + 1) // 2} fenced blocks; {_ONE_OBJECT}"])
+    if len(fences) == 1 or fences[1].group(1).strip():
+        raise OutputRejected([f"the answer opens a fenced block that is never closed; {_ONE_OBJECT}"])
+    if fences[0].group(1).strip().lower() not in ("", "json"):
+        raise OutputRejected([f"the answer's fenced block is not marked json; {_ONE_OBJECT}"])
+    return text[fences[0].end():fences[1].start()].strip()
 
 
 def _prepared(value: object, session: str | None) -> tuple[object, int]:

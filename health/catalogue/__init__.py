@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class Problem(namedtuple("Problem", "id severity meaning causes fix threshold", defaults=(None,))):
+class Problem(namedtuple("Problem", "id severity meaning causes fix threshold fixed", defaults=(None, None))):
     """A non-ok finding id and everything an operator needs to act on it.
 
     id, meaning, fix: str; severity: str (warn | critical); causes: tuple[str, ...]; threshold: str | None
-    (the thresholds.defaults name it is compared with).
+    (the thresholds.defaults name it is compared with); fixed: int | None (a limit its rule fixes instead, not
+    configurable: explain, -v and the dashboard all show it).
     """
 
     __slots__ = ()

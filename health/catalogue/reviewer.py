@@ -1,5 +1,6 @@
 """Help data: reviewer finding ids (health.rules.reviewer). Part of the catalogue read by explain and -v."""
 from health.catalogue import Check, Problem
+from health.rules.reviewer import FAILING_RUNS
 
 LOG = "O/reviewer-runs.jsonl"
 
@@ -18,12 +19,25 @@ CHECKS = (
             "latest rows."),
         Problem(
             "reviewer-latest-failed", "critical",
-            "The latest reviewer run ended with ok false (not a timeout, output parsed): the reviewer ran but its "
-            "dispatch failed, so nothing from that session was curated.",
+            "The latest reviewer run ended with ok false (not a timeout, output not rejected): its inference "
+            "command or its dispatch failed, so nothing from that session was curated.",
             ("a dispatch error: a write refused by governance, a lock held too long, a full disk",
+             "the inference command failed (not logged in, an invalid API key, a credential withheld by pass_env): "
+             "the error quotes the first line it printed on stderr",
              "a reviewer bug after an update"),
             f"Read `error` in the latest row of {LOG} and the files in O/reviewer-runs/<runId>/; fix the cause. "
             "The next successful review clears this finding."),
+        Problem(
+            "reviewer-command-missing", "critical",
+            "The latest reviewer run could not start its inference command (the model call, `claude -p` unless "
+            "memory-review.json or CORTEX_REVIEWER_COMMAND names another): the program is not installed or not on "
+            "the PATH the Stop hook gives the reviewer, so no session is curated.",
+            ("Claude Code (`claude`) is not installed on this machine",
+             "the agent's hooks run with a PATH that lacks the folder holding the command",
+             "inference_command names a program that was moved, renamed or removed"),
+            "Install Claude Code (`claude` on the hooks' PATH), or name another command in inference_command "
+            "(LIFEOS/USER/CONFIG/memory-review.json, an absolute path is safest) or CORTEX_REVIEWER_COMMAND; then "
+            "run `cortex review run` once. The next successful review clears this finding."),
         Problem(
             "reviewer-latest-parse-failed", "critical",
             "The reviewer's latest output could not be used: its row has parse_ok false, a newer run directory "
@@ -81,7 +95,7 @@ CHECKS = (
             "reviewer is unreliable.",
             ("intermittent inference timeouts or rate limits", "a dispatch failure that recurs for one memory type"),
             f"Read `error` of the failed runs the finding lists (detail.runs) in {LOG} and fix the recurring "
-            "cause; the finding clears once fewer than 3 of the last 5 runs failed."),
+            "cause; the finding clears once fewer than 3 of the last 5 runs failed.", fixed=FAILING_RUNS),
         Problem(
             "reviewer-eat-cap", "critical",
             "A recent reviewer run dropped a fact because a hot-memory file was full (a dispatch failure "

@@ -78,7 +78,7 @@ def verdict_page(window: Window, chain: dict[str, Any]) -> str:
 
 def _finding_row(finding: Finding, report: Report) -> str:
     problem = finding.problem_entry()  # joined when the line became a typed report
-    threshold = threshold_line(finding, report) if problem and problem.threshold else "none (a state check)"
+    threshold = threshold_line(finding, report) if problem else "none (a state check)"
     fix = problem.fix if problem else "No catalogue entry for this id; read its message."
     severity = escape(finding.severity)
     return (f'<tr class="finding" data-id="{escape(finding.id)}"><td class="sev {severity}">{severity}</td>'

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from collectors.reviewer import ReviewerEvidence
 from collectors.reviewer_rows import RowClass
+from cortex.reviewrows import COMMAND_NOT_FOUND
 from health.findings import critical, human_ms, line_list, malformed_detail, ok, warn
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
@@ -58,6 +59,9 @@ def latest_run(ev: ReviewerEvidence, ctx: Context) -> Finding:
     if latest.classification is RowClass.INVALID:
         return critical("reviewer-evidence-invalid", f"Latest reviewer row is invalid: {latest.problem}.",
                         reason=latest.problem, **where)
+    if latest.classification is RowClass.FAILED and (latest.error or "").startswith(COMMAND_NOT_FOUND):
+        return critical("reviewer-command-missing", f"Latest reviewer run {latest.run_id} could not start its model: "
+                        f"{latest.error}.", error=latest.error, **where)
     if latest.classification in (RowClass.FAILED, RowClass.PARSE_FAILED, RowClass.TIMED_OUT):
         what = {RowClass.FAILED: "failed", RowClass.PARSE_FAILED: "produced output that could not be parsed",
                 RowClass.TIMED_OUT: "timed out"}[latest.classification]

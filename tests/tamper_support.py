@@ -13,7 +13,10 @@ is applied to every kind:
 
 A tamper that damages the state must give the answer of the tree with that state deleted; one
 that does not (newer) must give the answer of the intact tree; and for a pure cache the two are
-the same. A link is never followed to write: the other tree's file stays as it was.
+the same. Some derived state is also a witness (the history checkpoint records the head a cut
+tail would lose; a replay marker, that a replay happened), so deleting it changes the verdict:
+damage must then look exactly like its absence, never better. A link is never followed to
+write: the other tree's file stays as it was.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from typing import Any
 
 from tests.health_support import NOW, NOW_MS, REPO
 
-TIMEOUT_S = 30  # per command: a hang fails the case instead of stalling the suite
+TIMEOUT_S = 20  # per command: a hang fails the case instead of stalling the suite
 YEAR_NS = 365 * 24 * 3600 * 10**9
 DAMAGING = ("edited", "truncated", "swapped", "fifo", "directory", "symlink")
 HARMLESS = ("newer",)
@@ -56,6 +59,7 @@ class Kind:
     answer: Callable[[Built], Any]  # what the state must never change; leaves the tree as it found it
     cache: bool = True  # False: also a witness (deleting it changes the answer), so harmless tampers keep the intact one
     leftovers: Callable[[Built], list[Path]] = lambda built: []  # files that go with it (sqlite's -wal, -shm)
+    movable: bool = False  # the state does not depend on where the tree is: each case copies one tree built once
     xfail: Mapping[str, str] = field(default_factory=dict)  # tamper -> reason, for a fix landing on another branch
 
 
@@ -121,9 +125,21 @@ def cortex_data(built: Built, *argv: str) -> tuple[int, Any]:
     return done.returncode, envelope["data"] if envelope["ok"] else envelope["error"]["code"]
 
 
-def check(kind: Kind, name: str, folder: Path, other: Built) -> None:
-    """Build, then compare the answer after tamper `name` with the one it must equal."""
-    built = kind.build(folder, 0)
+def copied(template: Built, built_in: Path, folder: Path) -> Built:
+    """The tree `template` (built in folder `built_in`) copied into `folder`, its paths moved along."""
+    shutil.copytree(built_in, folder, symlinks=True, dirs_exist_ok=True)
+
+    def moved(text: str) -> str:
+        return text.replace(str(built_in), str(folder))
+
+    return Built(Path(moved(str(template.root))), {key: moved(value) for key, value in template.env.items()},
+                 template.names)
+
+
+def check(kind: Kind, name: str, folder: Path, other: Built, template: tuple[Built, Path] | None = None) -> None:
+    """Build (or copy the `template` of a movable kind), then compare the answer after tamper `name` with the one it
+    must equal."""
+    built = copied(*template, folder) if template else kind.build(folder, 0)
     files = kind.files(built)
     saved = snapshot(files)
     for path in [*files.values(), *kind.leftovers(built)]:

@@ -125,8 +125,8 @@ def contradiction(point: Checkpoint, line: bytes, start: int, number: int | None
         ts = json.loads(line).get("ts") or ""
     except (ValueError, AttributeError, RecursionError):
         ts = None
-    if ts != point.ts:
-        return f"it records the time {point.ts} but {where} is the report of {ts}"
+    if ts != point.ts:  # neither time is quoted: the line's is not ours to echo
+        return f"its time is not that of the report on {where}"
     return None
 
 

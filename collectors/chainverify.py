@@ -6,12 +6,18 @@ over-long line is hashed without being kept), so memory stays bounded whatever i
 Incremental mode trusts what the checkpoint's head covers (it was verified before that
 append) and checks only that the head line is still there, byte for byte, and what follows
 it; if the head does not match, the whole log is verified so the first broken line can be
-named. The scan goes on after a break (to learn the true head for the next append), but
+named. The checkpoint itself is derived, so it is checked against the line it points at
+first (that line starts a line, carries the checkpoint's seq and its report the checkpoint's
+ts; a full verification also checks its line number and byte range): one the log
+contradicts is not used at all (`checkpoint_problem` says why; the log is verified in full
+without it, so its true head is known), and one written before seals is used only by a full
+verification. The scan goes on after a break (to learn the true head for the next append), but
 only the first break is reported: what broke, and on which line.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections import namedtuple
 
@@ -55,7 +61,8 @@ class Walk:
 class Verification:
     """What a verification found; the verifier fills it in as it reads (mutable)."""
 
-    __slots__ = ("walk", "mode", "first_line", "broken", "unchained", "unchained_total", "checkpoint_behind", "torn")
+    __slots__ = ("walk", "mode", "first_line", "broken", "unchained", "unchained_total", "checkpoint_behind", "torn",
+                 "checkpoint_problem")
 
     def __init__(self, walk: Walk, mode: str, first_line: int) -> None:
         self.walk = walk
@@ -66,10 +73,11 @@ class Verification:
         self.unchained_total = 0
         self.checkpoint_behind = 0  # chained lines after the checkpoint's head
         self.torn = False  # the log ends inside a line (an append in progress, or a cut)
+        self.checkpoint_problem: str | None = None  # how the log contradicts the checkpoint (then it was not used)
 
     @property
     def intact(self) -> bool:
-        return self.broken is None
+        return self.broken is None and self.checkpoint_problem is None
 
 
 def _lines(fd: int, offset: int, max_line_bytes: int):
@@ -102,6 +110,38 @@ def _lines(fd: int, offset: int, max_line_bytes: int):
         yield start, position, hasher.hexdigest(), None if overlong else bytes(content)
 
 
+def contradiction(point: Checkpoint, line: bytes, start: int, number: int | None = None) -> str | None:
+    """How the head line `line` (its bytes, newline included), starting at byte `start` and numbered `number` when
+    known, contradicts the checkpoint whose head hash it matches; None when it agrees with all of it."""
+    where = f"the line it points at (line {point.line}, bytes {point.start}-{point.end})"
+    if number is not None and (number, start, start + len(line)) != (point.line, point.start, point.end):
+        return (f"it records seq {point.seq} at line {point.line} (bytes {point.start}-{point.end}), but that line is "
+                f"line {number} (bytes {start}-{start + len(line)})")
+    link = link_of(line[:-1]) if line.endswith(b"\n") else None
+    if not isinstance(link, tuple) or link[0] != point.seq:
+        found = f"has seq {link[0]}" if isinstance(link, tuple) else "carries no chain link"
+        return f"it records seq {point.seq} but {where} {found}"
+    try:
+        ts = json.loads(line).get("ts") or ""
+    except (ValueError, AttributeError, RecursionError):
+        ts = None
+    if ts != point.ts:  # neither time is quoted: the line's is not ours to echo
+        return f"its time is not that of the report on {where}"
+    return None
+
+
+def _head_problem(fd: int, size: int, point: Checkpoint, max_line_bytes: int) -> tuple[bool, str | None]:
+    """(whether the bytes the checkpoint points at hash to its head, how they contradict it)."""
+    if point.end > size or point.end - point.start > max_line_bytes + 2:
+        return False, None  # gone or cut (the full verification names it), or no line the chain covers
+    head = os.pread(fd, point.end - point.start, point.start)
+    if sha256_hex(head) != point.head:
+        return False, None
+    if point.start > 0 and os.pread(fd, 1, point.start - 1) != b"\n":
+        return True, f"it points into the middle of a line (byte {point.start})"
+    return True, contradiction(point, head, point.start)
+
+
 def prefix_hash(fd: int, end: int, extra: bytes = b"") -> str:
     """SHA-256 of the log's first `end` bytes, then `extra` (what the line with seq 1 commits to)."""
     hasher, position = hashlib.sha256(), 0
@@ -126,7 +166,7 @@ class _Verifier:
         if self.result.broken is None:
             self.result.broken = found
 
-    def chained(self, number: int, seq: int, prev: str, digest: str) -> None:
+    def chained(self, number: int, seq: int, prev: str, digest: str, start: int, content: bytes) -> None:
         walk = self.walk
         if self.pending is not None:
             if self.missing is not None and seq == self.missing:
@@ -159,14 +199,18 @@ class _Verifier:
             else:
                 self.fail(Break(number - 1, "edited", f"line {number - 1} was edited (or a line after it deleted): its "
                                 f"hash is not the prev of line {number} (seq {seq})"))
-        self.compare_checkpoint(number, seq, digest)
+        self.compare_checkpoint(number, seq, digest, start, content)
         walk.seq, walk.head, walk.head_line = seq, digest, number
 
-    def compare_checkpoint(self, number: int, seq: int, digest: str) -> None:
+    def compare_checkpoint(self, number: int, seq: int, digest: str, start: int, content: bytes) -> None:
         point = self.checkpoint
-        if point is not None and seq == point.seq and digest != point.head:
+        if point is None or seq != point.seq:
+            return
+        if digest != point.head:
             self.fail(Break(number, "edited", f"line {number} (seq {seq}) does not match the checkpoint of {point.ts}: "
                             f"it was edited, or the log was rewritten from there"))
+        elif self.result.checkpoint_problem is None:
+            self.result.checkpoint_problem = contradiction(point, content + b"\n", start, number)
 
     def line(self, start: int, end: int, digest: str, content: bytes | None, last: bool) -> None:
         walk = self.walk
@@ -178,7 +222,7 @@ class _Verifier:
             self.fail(Break(number, "edited", f"line {number} was edited: {link}"))
         elif isinstance(link, tuple):
             walk.head_start = start
-            self.chained(number, link[0], link[1], digest)
+            self.chained(number, link[0], link[1], digest, start, content)
         elif walk.seq is not None and not (last and not walk.ends_with_newline):
             self.result.unchained_total += 1
             if len(self.result.unchained) < MAX_LISTED:
@@ -219,10 +263,13 @@ def verify(path: str, checkpoint: Checkpoint | None = None, *, incremental: bool
     """Verify the log at `path` (OSError for the caller, FileNotFoundError included)."""
     fd = open_regular(path)
     try:
-        size = os.fstat(fd).st_size
-        if incremental and checkpoint is not None and size >= checkpoint.end:
-            head = os.pread(fd, checkpoint.end - checkpoint.start, checkpoint.start)
-            if sha256_hex(head) == checkpoint.head:
+        if checkpoint is not None:
+            found, problem = _head_problem(fd, os.fstat(fd).st_size, checkpoint, max_line_bytes)
+            if problem is not None:
+                result = _scan(fd, Walk(), None, True, max_line_bytes)
+                result.checkpoint_problem = problem
+                return result
+            if found and incremental and checkpoint.sealed:
                 walk = Walk(lines=checkpoint.line, offset=checkpoint.end, seq=checkpoint.seq, head=checkpoint.head,
                             head_line=checkpoint.line, head_start=checkpoint.start, last=checkpoint.head,
                             last_start=checkpoint.start)

@@ -51,6 +51,8 @@ def collect(layout: Layout) -> HealthHistoryEvidence:
     except OSError as error:
         state = FileState(log, EvidenceStatus.UNREADABLE, describe_os_error(error))
         return HealthHistoryEvidence(state.status, state, **base)
+    if result.checkpoint_problem is not None:  # the log contradicts it: verified without it
+        base["checkpoint"] = result.checkpoint_problem
     broken = result.broken
     return HealthHistoryEvidence(
         EvidenceStatus.OK, state, **base, mode=result.mode, verified_from_line=result.first_line,

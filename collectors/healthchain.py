@@ -7,7 +7,10 @@ bytes (newline included); the line with seq 1 commits instead to every byte befo
 chain is spliced in as the final key so a line is recognised by its suffix without parsing
 the whole report, and readers that ignore unknown keys see the report unchanged. The
 checkpoint (O/memory-health.checkpoint) records the head the last append left: its sequence,
-its hash, the run's time, and where the head line sits (line number, byte start and end).
+its hash, the run's time, and where the head line sits (line number, byte start and end),
+sealed by a SHA-256 over those fields (its last key). The checkpoint is derived: readers check
+the seal here and what it says against the line it points at (collectors.chainverify) before
+they use it.
 """
 from __future__ import annotations
 
@@ -55,17 +58,25 @@ def splice(report_json: str, seq: int, prev: str) -> str:
     return f'{text[:-1]},"chain":{{"seq":{seq},"prev":"{prev}"}}}}'
 
 
-class Checkpoint(namedtuple("Checkpoint", "seq head ts line start end")):
+FIELDS = ("seq", "head", "ts", "line", "start", "end")
+
+
+class Checkpoint(namedtuple("Checkpoint", FIELDS + ("sealed",), defaults=(True,))):
     """seq: int, sequence number of the head line; head: str, SHA-256 of the head line's bytes (newline included); ts:
     str, the time of the run that appended it (the report's ts); line: int, 1-based line number of the head line;
     start: int, byte offset where the head line starts; end: int, byte offset just after its newline (the log's size
-    after that append).
+    after that append); sealed: bool, False for a checkpoint written before seals (its line number is unproven).
     """
 
     __slots__ = ()
 
     def text(self) -> str:
-        return json.dumps({"schema": CHECKPOINT_SCHEMA, **self._asdict()}, separators=(",", ":")) + "\n"
+        body = _body({name: getattr(self, name) for name in FIELDS})
+        return f'{body[:-1]},"seal":"{sha256_hex(body.encode())}"}}\n'
+
+
+def _body(fields: dict) -> str:
+    return json.dumps({"schema": CHECKPOINT_SCHEMA, **fields}, separators=(",", ":"))
 
 
 def parse_checkpoint(data: bytes) -> Checkpoint | str:
@@ -76,14 +87,17 @@ def parse_checkpoint(data: bytes) -> Checkpoint | str:
         return f"not JSON: {error}"
     if not isinstance(row, dict) or row.get("schema") != CHECKPOINT_SCHEMA:
         return f"not a {CHECKPOINT_SCHEMA} object"
-    fields = {name: row.get(name) for name in ("seq", "head", "ts", "line", "start", "end")}
+    fields = {name: row.get(name) for name in FIELDS}
     if not all(is_count(fields[name]) for name in ("seq", "line", "start", "end")) or fields["seq"] < 1:
         return "seq, line, start and end must be whole numbers (seq at least 1)"
     if not isinstance(fields["head"], str) or not re.fullmatch(r"[0-9a-f]{64}", fields["head"]):
         return "head must be a SHA-256 in lowercase hex"
     if not isinstance(fields["ts"], str) or fields["start"] >= fields["end"]:
         return "ts must be a string and start must lie before end"
-    return Checkpoint(**fields)
+    seal = row.get("seal")
+    if seal is not None and seal != sha256_hex(_body(fields).encode()):
+        return "its seal does not match its fields: it was edited or damaged"
+    return Checkpoint(**fields, sealed=seal is not None)
 
 
 def read_checkpoint(path: str) -> Checkpoint | str | None:

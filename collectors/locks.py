@@ -19,7 +19,7 @@ from cortex import layout as contract
 from collectors.text import brief
 from cortex.liferows import contention_at_ms
 from collectors.jsonl import tail_rows
-from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
 from cortex.core.liveness import host_name
@@ -87,7 +87,7 @@ def health_lock_held(path: str) -> bool | None:
     import fcntl
 
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = open_regular(path)  # a FIFO, a folder or a symlink at the lock's place is no lock we can test
     except OSError:
         return None
     try:

@@ -3,10 +3,12 @@
 A cursor remembers, per (log, aggregation): the log's device and inode, the offset just past
 its last complete line and that line's number, digests of sampled byte ranges before the
 offset (the first and last 64 KiB and 16 blocks spread between them), and what was gathered
-up to there (the scan's counts and malformed lines, the collector's aggregate), as JSON.
-The next audit checks all of that against the open file and reads only what was appended.
-An inode change, a smaller size, any sampled range that differs, an unknown format or
-aggregation version, or a cursor file that is corrupt or foreign means a full read. Cursors
+up to there (the scan's counts and malformed lines, the collector's aggregate), as JSON,
+sealed by a BLAKE2b digest over all of it (so the aggregate is bound to the digests of the
+log prefix it summarises). The next audit checks the seal, then the rest against the open
+file, and reads only what was appended. A seal that does not match (an edit, even into other
+valid JSON), an inode change, a smaller size, any sampled range that differs, an unknown format
+or aggregation version, or a cursor file that is corrupt or foreign means a full read. Cursors
 live outside the tree (cortex.core.cachedir, kind "audit"), 0600, written atomically; a
 location that cannot be written means full reads, never a failure. They hold only derived,
 privacy-stripped evidence, never a row's text.
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
 
 
 FORMAT = "cortex-health-cursor/1"
+SEAL = b',"seal":"'  # the last key of a saved cursor or memo: BLAKE2b-128 of the object without it
 EDGE_BYTES = 64 << 10
 SAMPLES = 16
 SAMPLE_BYTES = 4 << 10
@@ -69,10 +72,32 @@ def cursor_path(folder: str, log: str, key: str, max_line_bytes: int, suffix: st
     return os.path.join(folder, name + suffix)
 
 
+def _seal_of(body: bytes) -> bytes:
+    return hashlib.blake2b(body, digest_size=16, person=b"cortex-health").hexdigest().encode()
+
+
+def sealed(body: bytes) -> bytes:
+    """`body` (one compact JSON object) with its seal as the last key."""
+    return body[:-1] + SEAL + _seal_of(body) + b'"}'
+
+
+def load_sealed(path: str) -> dict:
+    """The object saved by save_cursor at `path`; ValueError when its seal does not match (OSError when unreadable)."""
+    data = read_bounded(path, MAX_CURSOR_BYTES)
+    cut = len(data) - len(SEAL) - 34
+    body = data[:cut] + b"}"
+    if cut < 1 or data[cut:cut + len(SEAL)] != SEAL or data[-2:] != b'"}' or _seal_of(body) != data[-34:-2]:
+        raise ValueError("not sealed, or the seal does not match")
+    found = json.loads(body)
+    if type(found) is not dict:
+        raise ValueError("not an object")
+    return found
+
+
 def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:
-    """The cursor at `path` when it is ours and still describes the open log; None means read in full."""
+    """The cursor at `path` when it is ours, sealed, and still describes the open log; None means read in full."""
     try:
-        cursor = json.loads(read_bounded(path, MAX_CURSOR_BYTES))
+        cursor = load_sealed(path)
         info = os.fstat(fd)
         if cursor["format"] != FORMAT or cursor["log"] != log or cursor["aggregate"] != key:
             return None
@@ -84,17 +109,17 @@ def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:
                                                         for start, length in checked_ranges(offset)]:
             return None
         return cursor
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError):
+    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, RecursionError):
         return None
 
 
-def save_cursor(path: str, data: bytes) -> None:
-    """Atomically but not durably (a cursor lost to a crash costs one full read), 0600.
-
-    One that cannot be written is simply not remembered.
+def save_cursor(path: str, body: bytes) -> None:
+    """Seal `body` (compact JSON) and write it atomically but not durably (a cursor lost to a crash costs one full
+    read), 0600. One that cannot be written is simply not remembered.
     """
     from cortex.core.durable import replace_file
 
+    data = sealed(body)
     if len(data) <= MAX_CURSOR_BYTES:
         try:
             replace_file(path, data, mode=FILE_MODE, sync=False)  # derived: a torn cursor is rejected, never trusted

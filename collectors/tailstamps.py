@@ -7,16 +7,16 @@ the last tail read, a BLAKE2b digest of each and the row's `ts` when the line is
 object row whose `ts` is a valid instant (else null: the line names no instant); a line not
 in the memo is decoded as before. Only strict timestamps are kept, never other text from the
 log, so nothing in the memo can carry a private span. Derived data in the cursors' folder
-(collectors.logcursor: 0600, written atomically, no fsync); a memo that is damaged, foreign
-or absent, or no folder, means every line is decoded.
+(collectors.logcursor: sealed by a digest over the whole memo, 0600, written atomically, no
+fsync); a memo whose seal does not match (edited, even into other valid instants), damaged,
+foreign or absent, or no folder, means every line is decoded.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 
-from collectors.logcursor import MAX_CURSOR_BYTES, cursor_path, save_cursor
-from cortex.core.safeio import UnsafeFile, read_bounded
+from collectors.logcursor import cursor_path, load_sealed, save_cursor
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -51,13 +51,13 @@ def tail_stamps(lines: list[bytes], log: str, folder: str | None) -> list[str | 
 
 def _load(where: str, log: str) -> dict[str, str | None]:
     try:
-        memo = json.loads(read_bounded(where, MAX_CURSOR_BYTES))
+        memo = load_sealed(where)
         if memo["format"] != FORMAT or memo["log"] != log:
             return {}
         stamps = memo["stamps"]
         if type(stamps) is dict and all(value is None or (type(value) is str and parse_timestamp_ms(value) is not None)
                                         for value in stamps.values()):
             return stamps
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         pass
     return {}

@@ -1,9 +1,11 @@
 """Publish stage: chain the next memory-health.jsonl line and advance the checkpoint. Called by health.publish.append_line
 while it holds the log's lock.
 
-Before chaining, the log is verified from the checkpoint (collectors.chainverify). The new line
-chains to the log's real last line (its seq follows the newest chained line), so the record
-goes on whatever happened; the checkpoint advances only when the log verified intact, so a
+Before chaining, the log is verified from the checkpoint (collectors.chainverify), once that
+checkpoint agrees with the line it points at (else the log is verified without it). The new
+line chains to the log's real last line (its seq follows the newest chained line found in the
+log, never the checkpoint's word), so the record goes on whatever happened; the checkpoint
+advances only when the log verified intact against a checkpoint that could be used, so a
 break stays reported by every later audit until the operator archives log and checkpoint.
 A log that ends inside a line (a torn append) gets its newline first, and that line is
 then part of what the chain covers.

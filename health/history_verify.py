@@ -90,7 +90,7 @@ def run_verify(path: str, as_json: bool, stdout: TextIO, stderr: TextIO) -> int:
     except OSError as error:
         stderr.write(f"cortex-health history: cannot read {path}: {describe_open_error(error)}\n")
         return 3
-    body = summary(path, result, point, found if isinstance(found, str) else None)
+    body = summary(path, result, point, found if isinstance(found, str) else result.checkpoint_problem)
     if as_json:
         stdout.write(json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n")
     else:

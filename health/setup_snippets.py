@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import TextIO
 
 from cortex.core.durable import create_file
+from cortex.core.safeio import read_bounded
 
 CONTRIB = Path(__file__).parent / "contrib"
+MAX_SNIPPET_BYTES = 1 << 20  # the shipped snippets are a few KiB
 TARGETS = {
     "claude-code": ("claude-code/settings.json",),
     "systemd": ("systemd/cortex-health.service", "systemd/cortex-health.timer",
@@ -85,7 +87,7 @@ def rendered(target: str) -> list[tuple[str, str]]:
     health = _quoted(script("cortex-health"))
     files = []
     for relative in TARGETS[target]:
-        text = (CONTRIB / relative).read_text(encoding="utf-8")
+        text = read_bounded(CONTRIB / relative, MAX_SNIPPET_BYTES).decode("utf-8")
         if target == "claude-code":
             text = claude_code(text)
         elif target == "systemd":

@@ -1,6 +1,7 @@
 """Collector records are named tuples (cheap to define at start-up): what a dataclass did for free still holds."""
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -34,9 +35,13 @@ def test_records_become_json_objects_nested_ones_included():
 
 def test_the_checkpoint_line_keeps_its_bytes():
     point = Checkpoint(7, "a" * 64, TS, 9, 100, 180)
-    assert point.text() == ('{"schema":"cortex-health-checkpoint/v1","seq":7,"head":"' + "a" * 64
-                            + '","ts":"2026-11-29T11:00:00Z","line":9,"start":100,"end":180}\n')
-    assert parse_checkpoint(point.text().encode()) == point
+    body = ('{"schema":"cortex-health-checkpoint/v1","seq":7,"head":"' + "a" * 64
+            + '","ts":"2026-11-29T11:00:00Z","line":9,"start":100,"end":180}')
+    assert point.text() == body[:-1] + ',"seal":"' + hashlib.sha256(body.encode()).hexdigest() + '"}\n'
+    assert parse_checkpoint(point.text().encode()) == point and point.sealed
+    assert parse_checkpoint(body.encode()) == point._replace(sealed=False)  # written before seals
+    edited = point.text().replace('"line":9', '"line":8')
+    assert parse_checkpoint(edited.encode()) == "its seal does not match its fields: it was edited or damaged"
 
 
 def test_a_layout_leaves_its_environment_and_cursors_out_of_equality_hash_and_repr(tmp_path):

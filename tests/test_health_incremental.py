@@ -18,7 +18,7 @@ from collectors import proposals, retrieval, reviewer
 from collectors.layout import Layout
 from collectors.logcursor import checked_ranges
 from health.run import Options, audit
-from tests import liveness_scenarios as live
+from tests import health_scenarios as scenarios, liveness_scenarios as live
 from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs, run_cli
 from tests.liveness_scenarios import MINUTE_MS
 from tests.test_health_findings import SCENARIOS
@@ -291,3 +291,29 @@ def test_private_spans_in_malformed_lines_reach_neither_report_nor_cursor(tmp_pa
     assert "SECRET" not in json.dumps(full)
     assert full["evidence"]["reviewer"]["malformed"][0]["reason"] == "duplicate key 'k'"
     assert not any(b"SECRET" in path.read_bytes() for path in cursor_files(tmp_path))
+
+
+def cursor_of(tmp_path, aggregate: str):
+    (path,) = [p for p in cursor_files(tmp_path) if json.loads(p.read_bytes())["aggregate"] == aggregate]
+    return path
+
+
+@pytest.mark.parametrize("edit", [
+    lambda cursor: cursor["state"].update(pending=0),
+    lambda cursor: cursor["state"].update(pending=cursor["state"]["pending"] - 1),
+    lambda cursor: cursor["scan"].update(rows=cursor["scan"]["rows"] + 5),
+    lambda cursor: cursor.update(lines=cursor["lines"] + 1),
+], ids=["pending-zero", "pending-one-lower", "more-rows", "more-lines"])
+def test_a_cursor_edited_into_other_valid_json_is_not_believed(tmp_path, edit):
+    """Issue 21, defect 6: a lowered pending count in a backlog tree's cursor must not turn it green."""
+    root = copy_demo(tmp_path)
+    scenarios.proposals_backlog(root)
+    first = run_cli("--json", root=root, env=cached(tmp_path))
+    assert first.code == 1 and first.finding("proposal-backlog-high")["severity"] == "warn"
+    path = cursor_of(tmp_path, proposals.PendingCount.key)
+    cursor = json.loads(path.read_bytes())
+    edit(cursor)
+    path.write_text(json.dumps(cursor, separators=(",", ":")))
+    again = run_cli("--json", root=root, env=cached(tmp_path))
+    assert again.code == 1 and again.finding("proposal-backlog-high")["severity"] == "warn"
+    assert comparable(again.report) == comparable(run_cli("--json", root=root, env=uncached()).report)

@@ -79,3 +79,27 @@ def test_the_memo_keeps_instants_only_and_is_private(tmp_path):
     saved = json.loads(memo.read_text())
     assert sorted(saved["stamps"].values(), key=str) == ["2026-11-29T10:00:00Z", None, None, None, None]
     assert "secret" not in memo.read_text()
+
+
+@pytest.mark.parametrize("flip", ["newest-one-minute-later", "newest-a-year-earlier", "older-made-newest"])
+def test_a_memo_with_a_flipped_digit_changes_no_evidence(tmp_path, flip):
+    """Issue 21, defect 6: a memo edited into other valid instants is not believed (through the real CLI)."""
+    from tests.health_support import run_cli
+    from tests.test_health_incremental import comparable, uncached
+
+    root = with_history(copy_demo(tmp_path))
+    before = run_cli("--json", root=root, env=cached(tmp_path))
+    (path,) = [p for p in memo_files(tmp_path) if "health" in json.loads(p.read_text())["log"]]
+    saved = json.loads(path.read_text())
+    ordered = sorted((value, key) for key, value in saved["stamps"].items() if value)
+    newest_value, newest = ordered[-1]
+    saved["stamps"][newest] = {"newest-one-minute-later": newest_value.replace(":58:", ":59:"),
+                               "newest-a-year-earlier": newest_value.replace("2026", "2025"),
+                               "older-made-newest": newest_value}[flip]
+    if flip == "older-made-newest":
+        saved["stamps"][ordered[0][1]] = newest_value.replace("11:58", "11:59")
+    path.write_text(json.dumps(saved))
+    after = run_cli("--json", root=root, env=cached(tmp_path))
+    assert gate_beat(after.report) == gate_beat(before.report)
+    assert comparable(after.report) == comparable(before.report) == comparable(
+        run_cli("--json", root=root, env=uncached()).report)

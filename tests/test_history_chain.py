@@ -257,3 +257,61 @@ def test_a_checkpoint_that_is_a_directory_is_refused(chained):
     point.mkdir()
     found = audit(chained).finding("health-history-tampered")
     assert "not a regular file" in found["detail"]["reason"]
+
+
+def edit_checkpoint(root, reseal: bool, **changes) -> None:
+    """Change fields of the checkpoint; `reseal`: written whole again by Checkpoint.text (a forger's edit)."""
+    from collectors.healthchain import Checkpoint
+
+    path = obs(root) / "memory-health.checkpoint"
+    row = {**json.loads(path.read_text()), **changes}
+    path.write_text(Checkpoint(*(row[name] for name in ("seq", "head", "ts", "line", "start", "end"))).text() if reseal
+                    else json.dumps(row, separators=(",", ":")) + "\n")
+
+
+CHECKPOINT_EDITS = [  # (what, fields changed, written whole again by Checkpoint.text as a forger would)
+    ("seq-ahead", {"seq": 9}, False), ("seq-ahead", {"seq": 9}, True),
+    ("seq-behind", {"seq": 3}, False), ("seq-behind", {"seq": 3}, True),
+    ("ts", {"ts": "2026-11-29T11:58:00.000Z"}, False), ("ts", {"ts": "2026-11-29T11:58:00.000Z"}, True),
+    ("line", {"line": 4}, False),  # a resealed line number is seen by --verify only (the README says so)
+    ("byte-range", {"start": 1, "end": 2}, False), ("byte-range", {"start": 1, "end": 2}, True),
+]
+
+
+@pytest.mark.parametrize("changes, reseal", [edit[1:] for edit in CHECKPOINT_EDITS],
+                         ids=[f"{edit[0]}-{'resealed' if edit[2] else 'edited'}" for edit in CHECKPOINT_EDITS])
+def test_an_edited_checkpoint_is_verified_against_its_line_before_use(chained, changes, reseal):
+    """Issue 21, defect 7: the audit, the next publication and --verify never trust a checkpoint the log contradicts."""
+    true_lines = lines_of(chained)
+    edit_checkpoint(chained, reseal, **changes)
+    done = audit(chained)
+    evidence = done.report["evidence"]["health_history"]
+    assert done.code == 2 and "health-history-intact" not in done.report["ok_summary"]
+    assert "checkpoint" in done.finding("health-history-tampered")["message"]
+    assert evidence["mode"] == "full" and evidence["head_seq"] == 6 and evidence["lines"] == 6  # from the log
+    publish_runs(chained, [0])
+    assert lines_of(chained)[:6] == true_lines
+    assert json.loads(lines_of(chained)[6])["chain"] == {"seq": 7, "prev": hashlib.sha256(true_lines[5]).hexdigest()}
+    body = json.loads(verify(chained, "--json").stdout)
+    assert body["broken"] is None and body["head_seq"] == 7 and body["checkpoint_problem"]  # no phantom deletion
+    assert "health-history-intact" not in audit(chained).report["ok_summary"]  # never advanced past the edit
+
+
+def test_a_checkpoint_written_before_seals_is_used_by_a_full_verification_then_replaced(chained):
+    path = obs(chained) / "memory-health.checkpoint"
+    row = json.loads(path.read_text())
+    del row["seal"]
+    path.write_text(json.dumps(row, separators=(",", ":")) + "\n")
+    done = audit(chained)
+    evidence = done.report["evidence"]["health_history"]
+    assert "health-history-intact" in done.report["ok_summary"] and evidence["mode"] == "full"
+    publish_runs(chained, [0])
+    assert checkpoint(chained)["seq"] == 7 and "seal" in checkpoint(chained)
+    assert audit(chained).report["evidence"]["health_history"]["mode"] == "incremental"
+
+
+@pytest.mark.parametrize("start, end", [(0, 1 << 40), (0, 5 << 20), (1, 2)])
+def test_a_checkpoint_pointing_anywhere_is_refused_without_reading_there(chained, start, end):
+    edit_checkpoint(chained, True, start=start, end=end)
+    found = audit(chained).finding("health-history-tampered")
+    assert "checkpoint" in found["message"] and found["detail"]["reason"].startswith("it records seq 6 at line 6")

@@ -189,3 +189,29 @@ def test_every_collector_of_one_audit_judges_one_reading_of_memory_review_json(t
     fresh = Layout.for_root(str(root), environ=clean_env())  # the next audit reads the file again
     assert review_cadence.collect(fresh).turn_threshold == 9
     assert reviewer_lifecycle.collect(fresh).inference_timeout_ms == 200_000
+
+
+def test_a_replay_marker_is_believed_only_beside_the_items_it_replayed(tmp_path):
+    import hashlib
+
+    from collectors import dispatch_failures
+    from collectors.layout import Layout
+
+    root = copy_demo(tmp_path)
+    run = obs(root) / "reviewer-runs" / "2026-11-29T10-00-00-000Z"
+    run.mkdir()
+    kept = json.dumps({"runId": run.name, "items": [{"index": 0, "code": "ELOCK_HELD", "error": "held",
+                                                     "item": {"type": "memory"}}]}).encode()
+    (run / "failed-items.json").write_bytes(kept)
+
+    def waiting(marker: dict | None) -> list:
+        if marker is not None:
+            (run / "replayed.json").write_text(json.dumps(marker))
+        return [found.run_id for found in dispatch_failures.collect(Layout.for_root(str(root))).runs]
+
+    assert waiting(None) == [run.name]
+    assert waiting({"ts": "2026-11-29T11:00:00Z", "replayed": 1}) == []  # written before the digest: the count binds it
+    assert waiting({"ts": "x", "replayed": 1, "items_sha256": hashlib.sha256(kept).hexdigest()}) == []
+    assert waiting({"ts": "x", "replayed": 2, "items_sha256": hashlib.sha256(kept).hexdigest()}) == [run.name]
+    assert waiting({"ts": "x", "replayed": 1, "items_sha256": hashlib.sha256(b"other").hexdigest()}) == [run.name]
+    assert waiting({"ts": "x", "replayed": True}) == [run.name]

@@ -110,3 +110,29 @@ def test_copies_outside_the_tree_are_still_written(tmp_path):
                      root=root)
     assert result.code == 0 and json.loads((reports / "h.json").read_text()) == result.report
     assert "cortex_health_overall 0" in (reports / "h.prom").read_text()
+
+
+@pytest.mark.parametrize("how", ["report-path", "prometheus-textfile", "setup-write"])
+def test_a_writer_leaves_temp_like_files_it_did_not_make(tmp_path, how):
+    """Issue 21, defect 11: files named like a dead writer's temp (.X.<pid>.Y.tmp) in DEST's folder are not ours."""
+    from cortex.core.durable import _check
+    from tests.liveness_scenarios import dead_pid
+    from tests.ops_support import health
+
+    out = tmp_path / "out"
+    out.mkdir()
+    dest = out / {"report-path": "report.json", "prometheus-textfile": "cortex_health.prom",
+                  "setup-write": "settings.json"}[how]
+    pid = dead_pid()
+    planted = [f".{dest.name}.{pid}.x.tmp", f".{dest.name}.{pid}.0123abcd.tmp", f".notes.md.{pid}.ffff0000.tmp",
+               f".{dest.name}.{pid}.{'0' * 16}.tmp"]
+    for name in planted:
+        (out / name).write_text("mine, not the writer's\n")
+    dead_writers = f".{dest.name}.{pid}.0badc0de{_check(dest.name, str(pid), '0badc0de')}.tmp"
+    (out / dead_writers).write_text("left by a writer that was killed\n")  # provably ours: swept
+    if how == "setup-write":
+        assert health("setup", "claude-code", "--write", str(dest)).returncode == 0
+    else:
+        assert run_cli(f"--{how}", str(dest), root=copy_demo(tmp_path)).code == 0
+    assert sorted(os.listdir(out)) == sorted(planted + [dest.name])
+    assert all((out / name).read_text() == "mine, not the writer's\n" for name in planted)

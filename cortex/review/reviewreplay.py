@@ -5,10 +5,12 @@ other than a suspect-write guard in O/reviewer-runs/<runId>/failed-items.json (r
 refusal code and message, the validated item). `cortex review replay RUN_ID` validates them
 again (the same answer parser) and dispatches them through the same governed path; when all
 succeed it writes replayed.json beside them, which is what the auditor's
-reviewer-dispatch-failed check looks for.
+reviewer-dispatch-failed check looks for (it names the SHA-256 of the failed-items.json it
+replayed, so the auditor believes it only beside those items).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 
@@ -35,9 +37,11 @@ def keep_failed(run: ReviewRun, items: tuple[dict, ...], summary: DispatchSummar
     return len(kept)
 
 
-def _kept_items(path: str) -> list[dict]:
+def _kept_items(path: str) -> tuple[list[dict], str]:
+    """The kept items and the SHA-256 of the file that holds them."""
     try:
-        data = json.loads(read_bounded(path, MAX_FAILED_BYTES))
+        raw = read_bounded(path, MAX_FAILED_BYTES)
+        data = json.loads(raw)
     except FileNotFoundError:
         raise NotFound(f"no failed items were kept for this run: {path}") from None
     except (UnsafeFile, OSError, ValueError) as error:
@@ -45,7 +49,7 @@ def _kept_items(path: str) -> list[dict]:
     entries = data.get("items") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "item" in e for e in entries):
         raise InvalidInput(f"{path} is not a failed-items file")
-    return [entry["item"] for entry in entries]
+    return [entry["item"] for entry in entries], hashlib.sha256(raw).hexdigest()
 
 
 def replay(inv, run_id: str) -> dict:
@@ -57,7 +61,7 @@ def replay(inv, run_id: str) -> dict:
         raise NotFound(f"no reviewer run {run_id}")
     if os.path.lexists(os.path.join(run_path, REPLAYED)):
         raise InvalidInput(f"the failed items of {run_id} were already replayed (see {REPLAYED})")
-    items = _kept_items(os.path.join(run_path, FAILED_ITEMS))
+    items, digest = _kept_items(os.path.join(run_path, FAILED_ITEMS))
     try:
         parsed = parse_output(dumps({"items": items}).encode("utf-8"), session=None, layout=ctx.layout)
     except OutputRejected as rejected:
@@ -70,5 +74,5 @@ def replay(inv, run_id: str) -> dict:
               "failures": summary.failures, "skips": summary.skips, "results": summary.results}
     run.save(f"replay-{stamp}.json", dumps(result) + "\n")
     if summary.ok:
-        run.save(REPLAYED, dumps({"ts": ctx.now_iso, "replayed": len(parsed.items)}) + "\n")
+        run.save(REPLAYED, dumps({"ts": ctx.now_iso, "replayed": len(parsed.items), "items_sha256": digest}) + "\n")
     return {**result, "done": summary.ok}

@@ -211,6 +211,8 @@ def _chain_status(log: str, point_path: str) -> dict[str, Any]:
     if result.broken:
         return {"state": "tampered", "text": f"line {result.broken.line} ({result.broken.kind}): "
                                              f"{result.broken.message}"}
+    if result.checkpoint_problem:  # the log contradicts the checkpoint (issue 21, defect 7)
+        return {"state": "tampered", "text": f"the checkpoint cannot be used: {result.checkpoint_problem}"}
     if result.unchained_total:
         return {"state": "unchained", "text": f"{result.unchained_total} line(s) after the chain started carry no link"}
     if result.walk.seq is None:

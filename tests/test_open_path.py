@@ -31,6 +31,7 @@ ALLOWED = {
     ("cortex/core/durable.py", "_written_temp"): "creates its own temp file",
     ("cortex/core/durable.py", "append_line"): "appends one line (non-blocking, no symlink, regular files only)",
     ("cortex/core/durable.py", "fsync_dir"): "a folder opened only to fsync it, never read",
+    ("collectors/exportcursors.py", "Staging.__init__"): "the cursor folder opened only to flock it, never read",
     ("cortex/hot/locks.py", "_write_new"): "creates the lock file",
     ("cortex/benchmark/output.py", "write_new_report"): "creates the result file and writes it",
     ("reports/schema.py", "write_schema"): "writes the generated JSON Schema",

@@ -102,10 +102,27 @@ def report_problem(row: dict) -> str | None:
     findings = row.get("findings")
     if not isinstance(findings, list) or not all(
             isinstance(f, dict) and isinstance(f.get("id"), str) and f.get("severity") in ("warn", "critical")
-            and isinstance(f.get("message", ""), str) for f in findings):
-        return "findings must be a list of {id, severity warn|critical, message}"
-    if not isinstance(row.get("ok_summary", []), list):
-        return "ok_summary must be a list"
+            and isinstance(f.get("message", ""), str) and isinstance(f.get("detail") or {}, dict) for f in findings):
+        return "findings must be a list of {id, severity warn|critical, message, detail object}"
+    ok_summary = row.get("ok_summary", [])
+    if not isinstance(ok_summary, list) or not all(isinstance(item, str) for item in ok_summary):
+        return "ok_summary must be a list of ids"
+    return _shape_problem(row)
+
+
+def _shape_problem(row: dict) -> str | None:
+    """The rest of the published shape that readers rely on (the typed report, the dashboard): a hand-edited
+    line that parses but has another shape is a bad line, never a report that breaks whoever shows it."""
+    for key, what in (("thresholds", "{value, source, origin, unit}"), ("evidence", "collector evidence")):
+        value = row.get(key)
+        if value is not None and not (isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())):
+            return f"{key} must be an object of {what} objects"
+    for key in ("root", "reason"):
+        if not isinstance(row.get(key), (str, type(None))):
+            return f"{key} must be a string or null"
+    duration = row.get("duration_ms")
+    if duration is not None and (type(duration) not in (int, float) or duration < 0):
+        return "duration_ms must be a number of at least 0"
     return None
 
 

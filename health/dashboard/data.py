@@ -70,7 +70,12 @@ class ParsedLines:
             found = self._parsed.get(raw)
         if found is None:
             parsed = parse_report(raw)
-            found = (parsed, from_document(parsed) if isinstance(parsed, dict) else None)
+            found = (parsed, None)
+            if isinstance(parsed, dict):
+                try:
+                    found = (parsed, from_document(parsed))
+                except Exception as error:  # noqa: BLE001 - a shape the reader let through is still a bad line
+                    found = (f"not a report this dashboard can show ({type(error).__name__})", None)
             with self._lock:
                 if len(self._parsed) >= self.limit:
                     self._parsed.clear()  # simple and bounded; the next requests refill it

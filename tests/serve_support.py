@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import http.client
+import json
 import re
 import select
 import socket
@@ -23,8 +24,7 @@ class Server:
         line = self.proc.stdout.readline() if ready else ""
         found = LISTENING.search(line)
         if not found:
-            self.stop()
-            raise AssertionError(f"serve did not start: {line!r} {self.proc.stderr.read()!r}")
+            raise AssertionError(f"serve did not start: {line!r} {self.stop()!r}")  # stop() closes the pipes
         self.host, self.port = found.group(1), int(found.group(2))
         self.address = self.host.strip("[]")
 
@@ -111,13 +111,15 @@ def varied_history(root: Path, runs: int = 12) -> None:
 class InProcessServer:
     """The dashboard's own server and handler on a thread (for property tests: many requests, no process start)."""
 
-    def __init__(self, log: Path, window: int = 500):
+    def __init__(self, root: Path, window: int = 500):
         import threading
 
+        from collectors.layout import Layout
         from health.dashboard.handler import make_handler
         from health.serve import LoopbackServer
 
-        self.server = LoopbackServer("127.0.0.1", 0, lambda port: make_handler(str(log), "127.0.0.1", port, window))
+        layout = Layout.for_root(str(root))
+        self.server = LoopbackServer("127.0.0.1", 0, lambda port: make_handler(layout, "127.0.0.1", port, window))
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -132,3 +134,26 @@ class InProcessServer:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=30)
+
+
+def chained_history(root: Path, rows: int) -> int:
+    """memory-health.jsonl as `rows` chained copies of one real published report (one minute apart) and its
+    checkpoint, as publication leaves them; returns the log's size. Cheap: one audit, then hashing."""
+    import hashlib
+
+    from collectors.healthchain import Checkpoint, checkpoint_path, splice
+    from cortex.core.timestamps import iso_from_ms
+    from tests.ops_support import health_log, publish_runs
+
+    report = publish_runs(root, [0])[0]
+    report.pop("chain", None)
+    log = health_log(root)
+    prev, size, start, lines = hashlib.sha256(b"").hexdigest(), 0, 0, []
+    for index in range(rows):
+        ts = iso_from_ms(1_790_000_000_000 + index * 60_000)
+        line = (splice(json.dumps(dict(report, ts=ts), separators=(",", ":")), index + 1, prev) + "\n").encode()
+        prev, start, size = hashlib.sha256(line).hexdigest(), size, size + len(line)
+        lines.append(line)
+    log.write_bytes(b"".join(lines))
+    Path(checkpoint_path(str(log))).write_text(Checkpoint(rows, prev, ts, rows, start, size).text())
+    return size

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 from tests.health_support import copy_demo
-from tests.ops_support import health_log, publish_runs
-from tests.serve_support import Server
+from tests.ops_support import health, health_log, publish_runs
+from tests.serve_support import Server, chained_history
 
 SECURITY_HEADERS = {
     "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
@@ -122,3 +123,55 @@ def test_a_hand_edited_newest_line_of_an_unexpected_shape_is_shown_as_a_bad_line
 def test_a_newest_line_with_odd_values_is_a_run_and_every_page_renders(tmp_path, name):
     pages = serve_with_newest(tmp_path, ODD_VALUES[name])
     assert "3 run(s) in the window" in pages["/"] and "not reports" not in pages["/"]
+
+
+def test_the_chain_state_follows_a_same_size_same_mtime_edit_of_the_head_line(tmp_path):
+    root = copy_demo(tmp_path)
+    publish_runs(root, [30, 15, 0])
+    log = health_log(root)
+    server = Server(root)
+    try:
+        assert 'data-state="intact"' in server.get("/")
+        before, data = os.stat(log), log.read_bytes()
+        head = data.rstrip(b"\n").rfind(b"\n") + 1
+        edited = data[:head] + data[head:].replace(b'"overall":"ok"', b'"overall":"no"', 1)
+        assert len(edited) == len(data) and edited != data
+        log.write_bytes(edited)
+        os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns))
+        assert (os.stat(log).st_size, os.stat(log).st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+        page = server.get("/")
+    finally:
+        server.stop()
+    assert 'data-state="tampered"' in page, page[page.find('id="chain"'):][:400]
+    assert health("history", "--root", str(root), "--verify").returncode == 2
+    fresh = Server(root)
+    try:
+        assert 'data-state="tampered"' in fresh.get("/")
+    finally:
+        fresh.stop()
+
+
+def bytes_read(pid: int) -> int:
+    """What the process has read so far (rchar: every read and pread, from the page cache or the disk)."""
+    with open(f"/proc/{pid}/io") as handle:  # noqa: SIM115 - a test reads the kernel's counters
+        return next(int(line.split()[1]) for line in handle if line.startswith("rchar:"))
+
+
+def test_a_page_reads_the_window_and_what_follows_the_checkpoint_never_the_whole_log(tmp_path):
+    if not os.path.exists(f"/proc/{os.getpid()}/io"):
+        pytest.skip("no /proc/PID/io here to count the bytes a process reads")
+    root = copy_demo(tmp_path)
+    size = chained_history(root, 800)
+    server = Server(root, "--window", "20")
+    try:
+        for path in ("/", "/history", "/checks"):  # warm: imports and the parse memo
+            server.get(path)
+        start = bytes_read(server.proc.pid)
+        page = server.get("/")
+        spent = bytes_read(server.proc.pid) - start
+    finally:
+        server.stop()
+    line = size // 800
+    assert 'data-state="intact"' in page and "20 run(s) in the window" in page
+    assert spent < 25 * line + (1 << 17), (spent, size)  # the window, the checkpoint's line, a block or two
+    assert size > 30 * spent

@@ -60,7 +60,7 @@ def dashboard(tmp_path_factory):
     root = copy_demo(tmp_path_factory.mktemp("properties"))
     publish_runs(root, [0])
     log = health_log(root)
-    server = InProcessServer(log)
+    server = InProcessServer(root)
     yield Dashboard(log, server)
     server.close()
 

@@ -16,8 +16,11 @@ from __future__ import annotations
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 
+from collectors.layout import Layout
+
 from health.dashboard import pages
-from health.dashboard.data import ChainStatus, ParsedLines, load_window
+from health.dashboard.chain import ChainStatus
+from health.dashboard.data import ParsedLines, load_window
 
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'")
@@ -36,7 +39,7 @@ class DashboardHandler(BaseHTTPRequestHandler):
     log_path = ""
     window = 500
     allowed_hosts: frozenset[str] = frozenset()
-    chain = ChainStatus()
+    chain: ChainStatus
     parsed = ParsedLines(2 * window)
 
     def version_string(self) -> str:
@@ -106,7 +109,7 @@ class DashboardHandler(BaseHTTPRequestHandler):
         if page is None:
             return self._refused(HTTPStatus.NOT_FOUND, "no such page (/, /history, /checks)")
         try:
-            body = page(load_window(self.log_path, self.window, self.parsed), self.chain(self.log_path))
+            body = page(load_window(self.log_path, self.window, self.parsed), self.chain())
         except Exception as error:  # noqa: BLE001 - whatever a log holds, the answer keeps its status and headers
             return self._refused(HTTPStatus.INTERNAL_SERVER_ERROR, f"the page could not be rendered "
                                  f"({type(error).__name__}); `cortex-health history` shows the log's lines")
@@ -119,8 +122,8 @@ class DashboardHandler(BaseHTTPRequestHandler):
         raise AttributeError(name)
 
 
-def make_handler(log_path: str, host: str, port: int, window: int) -> type[DashboardHandler]:
+def make_handler(layout: Layout, host: str, port: int, window: int) -> type[DashboardHandler]:
     names = {"127.0.0.1": ("127.0.0.1", "localhost"), "::1": ("[::1]", "localhost")}[host]
     return type("BoundDashboardHandler", (DashboardHandler,), {
-        "log_path": log_path, "window": window, "chain": ChainStatus(), "parsed": ParsedLines(2 * window),
+        "log_path": layout.health_log, "window": window, "chain": ChainStatus(layout), "parsed": ParsedLines(2 * window),
         "allowed_hosts": frozenset(f"{name}:{port}" for name in names)})

@@ -3,12 +3,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from datetime import datetime, timedelta, timezone
 
 import pytest
+from freezegun import freeze_time
 
+from collectors.healthchain import checkpoint_path
 from tests.health_support import copy_demo
 from tests.ops_support import health, health_log, publish_runs
-from tests.serve_support import Server, chained_history
+from tests.serve_support import InProcessServer, Server, chained_history
 
 SECURITY_HEADERS = {
     "content-security-policy": "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; "
@@ -175,3 +179,37 @@ def test_a_page_reads_the_window_and_what_follows_the_checkpoint_never_the_whole
     assert 'data-state="intact"' in page and "20 run(s) in the window" in page
     assert spent < 25 * line + (1 << 17), (spent, size)  # the window, the checkpoint's line, a block or two
     assert size > 30 * spent
+
+
+def chain_of(page: bytes) -> str:
+    found = re.search(rb'data-state="([^"]+)"', page)
+    return found.group(1).decode() if found else "?"
+
+
+def test_a_whole_log_verification_is_reused_only_while_the_log_and_checkpoint_are_unchanged(tmp_path):
+    if not os.path.exists("/proc/self/io"):
+        pytest.skip("no /proc/PID/io here to count the bytes a process reads")
+    root = copy_demo(tmp_path)
+    size = chained_history(root, 300)
+    log = health_log(root)
+    os.unlink(checkpoint_path(str(log)))  # no checkpoint: the audit, and the page, read the whole log
+    server = InProcessServer(root, window=20)
+    try:
+        assert chain_of(server.get("/").body) == "unchained"
+        racy = bytes_read(os.getpid())
+        assert chain_of(server.get("/").body) == "unchained"
+        assert bytes_read(os.getpid()) - racy > size  # just written: nothing is reused, each page verifies
+        with freeze_time(datetime.now(timezone.utc) + timedelta(hours=1)):  # every file has settled
+            assert chain_of(server.get("/").body) == "unchained"
+            start = bytes_read(os.getpid())
+            assert chain_of(server.get("/").body) == "unchained"
+            assert bytes_read(os.getpid()) - start < size // 4  # unchanged: the verification is reused
+            before, data = os.stat(log), log.read_bytes()
+            middle = data.index(b"\n", len(data) // 2) + 1
+            edited = data[:middle] + data[middle:].replace(b'"overall":"ok"', b'"overall":"no"', 1)
+            assert len(edited) == len(data) and edited != data
+            log.write_bytes(edited)
+            os.utime(log, ns=(before.st_atime_ns, before.st_mtime_ns))  # same size, same mtime: the ctime moved
+            assert chain_of(server.get("/").body) == "tampered"
+    finally:
+        server.close()

@@ -85,3 +85,31 @@ def test_every_request_line_is_answered_with_a_status_line_and_the_headers(dashb
     response = dashboard.server.raw(line + b"\r\n\r\n")
     assert response.status is not None, (line, response.data[:300])
     assert_secured(response)
+
+
+def walk_holds_angle(value) -> bool:
+    """The reference: some key or string of the decoded value holds a character that can open a private span."""
+    if isinstance(value, str):
+        return any(angle in value for angle in ("<", "\uff1c", "\ufe64"))
+    if isinstance(value, dict):
+        return any(walk_holds_angle(key) or walk_holds_angle(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(walk_holds_angle(item) for item in value)
+    return False
+
+
+ANGLED = st.text(alphabet=st.sampled_from(["<", "\uff1c", "\ufe64", "a", "é", "\n", '"', "\\", "\x00"]), max_size=6)
+JSON_VALUES = st.recursive(st.one_of(st.none(), st.integers(), ANGLED),
+                           lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(ANGLED, inner,
+                                                                                                 max_size=3)),
+                           max_leaves=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, st.booleans())
+def test_the_readers_byte_scan_finds_every_line_a_private_span_could_hide_in(value, ascii_only):
+    from reports.healthlog import _may_hold_tags
+
+    raw = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8")
+    if walk_holds_angle(json.loads(raw)):
+        assert _may_hold_tags(raw)

@@ -123,6 +123,7 @@ def moved_out(tree: Path, tmp_path: Path, rel: str) -> None:
     ("projects", {"dc-folder-unreadable:projects": "warn"}),
     ("decisions", {"dc-decision-numbering:decisions": "warn"}),
     ("projects/alpha/decisions", {"dc-decision-numbering:projects/alpha/decisions": "warn"}),
+    ("projects/alpha/_meta", {"dc-access-log-unreadable:alpha": "warn"}),
 ])
 def test_a_symlinked_folder_inside_the_tree_is_a_finding_and_never_followed(tree, tmp_path, rel, expected):
     moved_out(tree, tmp_path, rel)
@@ -132,6 +133,15 @@ def test_a_symlinked_folder_inside_the_tree_is_a_finding_and_never_followed(tree
     item = found[next(iter(expected))]
     assert "symlink" in item.message and "not followed" in item.message
     assert not any(rel in f.id for f in run.assessment.findings if f.severity.value == "ok")
+
+
+def test_a_symlinked_meta_folder_within_the_project_is_not_followed_either(tree):
+    meta = tree / ALPHA / "_meta"
+    meta.rename(tree / ALPHA / "meta-real")
+    meta.symlink_to("meta-real", target_is_directory=True)
+    item = finding(tree, "dc-access-log-unreadable:alpha")
+    assert item.message == "projects/alpha/_meta/access-log.jsonl: _meta is a symlink (not followed)."
+    assert problems(tree) == {"dc-access-log-unreadable:alpha": "warn"}
 
 
 def test_context_itself_may_be_an_alias(tree, tmp_path):

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from http.server import ThreadingHTTPServer
 from typing import TextIO
 
-from collectors.paths import health_log_path, resolve_root
+from collectors.paths import resolve_root
 from health.parser import Parser, bounded_int
 
 LOOPBACK = ("127.0.0.1", "::1")
@@ -74,16 +74,18 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
         stderr.write(f"cortex-health serve: refusing to listen on {args.host!r}: the dashboard binds only "
                      f"127.0.0.1 or ::1 (loopback)\n")
         return 3
+    from collectors.layout import Layout
     from health.dashboard.handler import make_handler
 
     root = resolve_root(args.root, environ)
-    log = health_log_path(root)
+    layout = Layout.for_root(root)
+    log = layout.health_log
     stop = threading.Event()
     if args.refresh:
         check_once(root, environ)
         threading.Thread(target=refresher, args=(root, args.refresh, stop, environ), daemon=True).start()
     try:
-        server = LoopbackServer(args.host, args.port, lambda port: make_handler(log, args.host, port, args.window))
+        server = LoopbackServer(args.host, args.port, lambda port: make_handler(layout, args.host, port, args.window))
     except OSError as error:
         stop.set()
         stderr.write(f"cortex-health serve: cannot listen on {args.host} port {args.port}: {error.strerror or error}\n")

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reports.report import Report
+from reports.report import Report, finite_number
 from reports.severity import rank
 
 PREFIX = "cortex_health_"  # every series' name starts with it, in the textfile and in OTLP
@@ -32,7 +32,7 @@ class Measurement:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return finite_number(value)  # a hand-edited line may hold any JSON number: only what a float holds is graphed
 
 
 def _threshold(report: Report, name: str, scale: float = 1.0) -> float | None:

@@ -19,6 +19,7 @@ builds one from the newest published line without loading the catalogue.
 """
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 from types import MappingProxyType
 
@@ -30,6 +31,16 @@ if TYPE_CHECKING:
     from health.catalogue import Match
 
 SCHEMA_ID = "cortex-health/v1"
+
+
+def finite_number(value: Any) -> bool:
+    """A JSON number a float can hold (a bool is not one, nor an integer of hundreds of digits)."""
+    if type(value) not in (int, float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def frozen(value: Any) -> Any:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from health.findings import human_ms
+from reports.report import finite_number
 
 __all__ = ["human_bytes", "human_ms", "human_value", "threshold_value"]
 
@@ -22,9 +23,9 @@ def human_bytes(size: float) -> str:
 def human_value(value: Any, unit: str | None) -> str:
     if value is None:
         return ""
-    if unit == "ms" and isinstance(value, (int, float)):
+    if unit == "ms" and finite_number(value):
         return human_ms(value)
-    if unit == "bytes" and isinstance(value, (int, float)):
+    if unit == "bytes" and finite_number(value):
         return human_bytes(value)
     return str(value)
 
@@ -33,6 +34,6 @@ def threshold_value(value: Any, unit: str | None) -> str:
     """A threshold in both forms, the short one first: `2h (7200000 ms)`, `256MiB (268435456 bytes)`, `46`."""
     from thresholds.quantities import both_forms
 
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
+    if not finite_number(value):
         return str(value)
     return both_forms(value, unit or "count")

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import http.client
+import json
 import re
 import select
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +24,7 @@ class Server:
         line = self.proc.stdout.readline() if ready else ""
         found = LISTENING.search(line)
         if not found:
-            self.stop()
-            raise AssertionError(f"serve did not start: {line!r} {self.proc.stderr.read()!r}")
+            raise AssertionError(f"serve did not start: {line!r} {self.stop()!r}")  # stop() closes the pipes
         self.host, self.port = found.group(1), int(found.group(2))
         self.address = self.host.strip("[]")
 
@@ -48,6 +49,10 @@ class Server:
         connection.close()
         return response, data
 
+    def raw(self, data: bytes) -> "RawResponse":
+        """Send `data` as it is on a fresh connection; what comes back before the server closes it."""
+        return raw_exchange(self.address, self.port, data)
+
     def get(self, path: str = "/") -> str:
         response, data = self.request("GET", path)
         assert response.status == 200, (path, response.status, data)
@@ -64,6 +69,35 @@ class Server:
         return rest
 
 
+class RawResponse:
+    """A response read off the socket: the status line, the headers (lower-case names) and the body."""
+
+    def __init__(self, data: bytes):
+        self.data = data
+        head, _, self.body = data.partition(b"\r\n\r\n")
+        lines = head.decode("iso-8859-1").split("\r\n")
+        self.status_line = lines[0]
+        parts = self.status_line.split(" ", 2)
+        self.status = int(parts[1]) if len(parts) > 1 and parts[0].startswith("HTTP/1.") and parts[1].isdigit() else None
+        self.headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            self.headers[name.strip().lower()] = value.strip()
+
+
+def raw_exchange(address: str, port: int, data: bytes) -> RawResponse:
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with socket.socket(family) as connection:
+        connection.settimeout(30)
+        connection.connect((address, port))
+        connection.sendall(data)
+        connection.shutdown(socket.SHUT_WR)  # no more is coming: a server waiting for headers sees the end
+        chunks = []
+        while chunk := connection.recv(65536):
+            chunks.append(chunk)
+    return RawResponse(b"".join(chunks))
+
+
 def varied_history(root: Path, runs: int = 12) -> None:
     """Published runs, oldest first: ok, warn (backlog), critical (an invalid threshold), cap pressure."""
     from tests.ops_support import publish_runs
@@ -72,3 +106,54 @@ def varied_history(root: Path, runs: int = 12) -> None:
              {"reviewer_stale_ms": "-1"}, {"proposal_backlog": "1"}]
     for index in range(runs):
         publish_runs(root, [(runs - index) * 15], **cycle[index % len(cycle)])
+
+
+class InProcessServer:
+    """The dashboard's own server and handler on a thread (for property tests: many requests, no process start)."""
+
+    def __init__(self, root: Path, window: int = 500):
+        import threading
+
+        from collectors.layout import Layout
+        from health.dashboard.handler import make_handler
+        from health.serve import LoopbackServer
+
+        layout = Layout.for_root(str(root))
+        self.server = LoopbackServer("127.0.0.1", 0, lambda port: make_handler(layout, "127.0.0.1", port, window))
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def raw(self, data: bytes) -> RawResponse:
+        return raw_exchange("127.0.0.1", self.port, data)
+
+    def get(self, path: str) -> RawResponse:
+        return self.raw(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nConnection: close\r\n\r\n".encode())
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=30)
+
+
+def chained_history(root: Path, rows: int) -> int:
+    """memory-health.jsonl as `rows` chained copies of one real published report (one minute apart) and its
+    checkpoint, as publication leaves them; returns the log's size. Cheap: one audit, then hashing."""
+    import hashlib
+
+    from collectors.healthchain import Checkpoint, checkpoint_path, splice
+    from cortex.core.timestamps import iso_from_ms
+    from tests.ops_support import health_log, publish_runs
+
+    report = publish_runs(root, [0])[0]
+    report.pop("chain", None)
+    log = health_log(root)
+    prev, size, start, lines = hashlib.sha256(b"").hexdigest(), 0, 0, []
+    for index in range(rows):
+        ts = iso_from_ms(1_790_000_000_000 + index * 60_000)
+        line = (splice(json.dumps(dict(report, ts=ts), separators=(",", ":")), index + 1, prev) + "\n").encode()
+        prev, start, size = hashlib.sha256(line).hexdigest(), size, size + len(line)
+        lines.append(line)
+    log.write_bytes(b"".join(lines))
+    Path(checkpoint_path(str(log))).write_text(Checkpoint(rows, prev, ts, rows, start, size).text())
+    return size

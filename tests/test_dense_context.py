@@ -109,6 +109,49 @@ def test_a_symlinked_project_is_named_not_skipped(tree, tmp_path):
     assert problems(tree) == {"dc-folder-unreadable:projects/gamma": "warn"}
 
 
+def moved_out(tree: Path, tmp_path: Path, rel: str) -> None:
+    """The folder `rel` (under context/) moved outside the tree and replaced by a symlink to it."""
+    outside = tmp_path / "outside" / rel.replace("/", "-")
+    outside.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(tree / "context" / rel), str(outside))
+    (tree / "context" / rel).symlink_to(outside, target_is_directory=True)
+
+
+@pytest.mark.parametrize("rel, expected", [
+    ("projects/beta/experiments", {"dc-folder-unreadable:projects/beta/experiments": "warn"}),
+    ("projects/alpha/patterns", {"dc-folder-unreadable:projects/alpha/patterns": "warn"}),  # referenced from EXP-001
+    ("projects", {"dc-folder-unreadable:projects": "warn"}),
+    ("decisions", {"dc-decision-numbering:decisions": "warn"}),
+    ("projects/alpha/decisions", {"dc-decision-numbering:projects/alpha/decisions": "warn"}),
+    ("projects/alpha/_meta", {"dc-access-log-unreadable:alpha": "warn"}),
+])
+def test_a_symlinked_folder_inside_the_tree_is_a_finding_and_never_followed(tree, tmp_path, rel, expected):
+    moved_out(tree, tmp_path, rel)
+    run = audit(Options(root=str(tree), now=NOW, no_write=True), clean_env())
+    found = {f.id: f for f in run.assessment.findings if f.severity.value != "ok"}
+    assert {key: found[key].severity.value for key in found} == expected
+    item = found[next(iter(expected))]
+    assert "symlink" in item.message and "not followed" in item.message
+    assert not any(rel in f.id for f in run.assessment.findings if f.severity.value == "ok")
+
+
+def test_a_symlinked_meta_folder_within_the_project_is_not_followed_either(tree):
+    meta = tree / ALPHA / "_meta"
+    meta.rename(tree / ALPHA / "meta-real")
+    meta.symlink_to("meta-real", target_is_directory=True)
+    item = finding(tree, "dc-access-log-unreadable:alpha")
+    assert item.message == "projects/alpha/_meta/access-log.jsonl: _meta is a symlink (not followed)."
+    assert problems(tree) == {"dc-access-log-unreadable:alpha": "warn"}
+
+
+def test_context_itself_may_be_an_alias(tree, tmp_path):
+    real = tmp_path / "repo" / "context"
+    real.parent.mkdir()
+    shutil.move(str(tree / "context"), str(real))
+    (tree / "context").symlink_to(real, target_is_directory=True)
+    assert problems(tree) == {}
+
+
 def test_an_atom_in_the_wrong_table_names_the_line_and_both_tables(tree):
     edit(tree, "experiments/EXP-001.md", "status: valid", "status: deprecated")
     item = finding(tree, "dc-index-stale:alpha/experiments")

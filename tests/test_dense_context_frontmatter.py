@@ -1,14 +1,18 @@
 """Dense Context frontmatter: the narrow fast path means exactly what PyYAML's safe loader reads; hostile atoms fail clearly."""
 from __future__ import annotations
 
+import json
 import shutil
+import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from collectors.dense_context.frontmatter import simple_mapping, split_frontmatter, yaml_mapping
 from health.run import Options, audit
 from tests.health_support import NOW, REPO, clean_env
+from tests.ops_support import run_command
 
 WORDS = st.sampled_from(["EXP-001", "valid", "superseded:EXP-012", "yes", "No", "null", "on", "a b", "a  b",
                          "x: y", "x:y", "#c", "a #c", "2026-01-15", "2026-02-30", "12", "0x1F", "1.5", "é", "-a",
@@ -63,3 +67,40 @@ def test_private_spans_never_reach_the_report(tmp_path):
     text = repr(run.document())
     assert "acme-secret" not in text
     assert "dc-project-mismatch:projects/beta/experiments/EXP-001.md" in text
+
+
+def laughs(levels: int, fan: int = 10) -> str:
+    """A few hundred bytes of YAML aliases that expand to fan**levels nodes (billion laughs)."""
+    lines = [f"l0: &l0 [{', '.join(['lol'] * fan)}]"]
+    lines += [f"l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * fan)}]" for n in range(1, levels)]
+    return "\n".join(lines)
+
+
+def limited_memory() -> None:
+    """The child may not take the machine down while the bound is missing (the failing-first run)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 31, 1 << 31))
+
+
+@pytest.mark.parametrize("name, aliases", [
+    ("laughs", laughs(9)),
+    ("self", "tags: &t [*t]"),
+    ("mutual", "evidence: &a [x, &b [*a, *b]]"),
+    ("self-map", "links: &m {k: *m}"),
+    ("merge", "base: &b {k: &l [*l]}\nlinks:\n  <<: *b"),
+    ("deep", "tags: " + "[" * 400 + "]" * 400),
+])
+def test_alias_bombs_and_cycles_are_one_invalid_frontmatter_finding(tmp_path, name, aliases):
+    root = tmp_path / "cortex"
+    shutil.copytree(REPO / "fixtures" / "dense-context", root)
+    atom = root / "context/projects/beta/experiments/EXP-001.md"
+    atom.write_text(atom.read_text().replace("links: []\n", f"{aliases}\n", 1))
+    done = run_command([sys.executable, "-m", "health", "--root", str(root), "--now", NOW, "--no-write", "--json"],
+                       timeout=120, preexec_fn=limited_memory)
+    report = json.loads(done.stdout)
+    found = {f["id"]: f for f in report["findings"]}
+    invalid = found.pop("dc-frontmatter-invalid:projects/beta/experiments/EXP-001.md")
+    assert found == {} and done.returncode == 1 and report["overall"] == "warn", (done.stderr, found)
+    assert not any(state["status"] == "error" for state in report["evidence"].values())
+    assert "alias" in invalid["message"] or "nest" in invalid["message"], invalid["message"]

@@ -111,13 +111,16 @@ class References:
 
 def read_log(layout: DenseLayout, project: Project) -> ProjectAccess:
     path = os.path.join(project.path, "_meta", "access-log.jsonl")
+    dates = [atom.date_ms for atom in project.atoms if atom.date_ms is not None]
+    active = [atom for atom in project.atoms if atom.id and table_for(atom.status) == "active"]
+    if os.path.islink(os.path.dirname(path)):  # a symlink inside the tree is never followed, even within it
+        return ProjectAccess(project.name, layout.rel(path), "unreadable", "_meta is a symlink (not followed)", 0, (),
+                             0, None, max(dates, default=None), len(active), 0, 0)  # references unknown: none counted
     scanned, found = scan_log(path, References, anchor=project.path, cursors=layout.cursors, quick=hook_row)
     refs, bad, counts = found.refs, found.bad, {"bad": found.bad_total, "newest": found.newest}
     malformed = tuple(sorted(scanned.malformed + tuple(bad), key=lambda m: m.line)[:MAX_REPORTED_LINES])
     state = scanned.file.status.value if scanned.file.status in (EvidenceStatus.MISSING, EvidenceStatus.UNREADABLE) \
         else "ok"
-    dates = [atom.date_ms for atom in project.atoms if atom.date_ms is not None]
-    active = [atom for atom in project.atoms if atom.id and table_for(atom.status) == "active"]
     now = layout.now_ms
     unreferenced = [atom.date_ms for atom in active if refs[f"{atom.stem}.md"] == 0 and atom.date_ms is not None]
     stale = sum(1 for date in unreferenced if now is not None and now - date > STALE_AGE_MS)

@@ -56,7 +56,7 @@ def measure(path: str, rel: str, kind: str) -> CappedFile:
 def folders(layout: DenseLayout) -> list[str]:
     """CONTEXT, its top-level folders, every project and every folder of a project."""
     found = [layout.context]
-    for entry in _dirs(layout.context):
+    for entry in _dirs(layout.context, tree_root=True):
         found.append(entry.path)
         if entry.name == "projects":
             for project in _dirs(entry.path):
@@ -65,8 +65,8 @@ def folders(layout: DenseLayout) -> list[str]:
     return found
 
 
-def _dirs(path: str) -> list[os.DirEntry]:
-    entries = list_dir(path)
+def _dirs(path: str, tree_root: bool = False) -> list[os.DirEntry]:
+    entries = list_dir(path, tree_root=tree_root)
     return [] if isinstance(entries, str) else [e for e in entries if is_dir(e) and not e.name.startswith(".")]
 
 

@@ -6,6 +6,9 @@ must audit in under 2 s and PyYAML needs ~75 µs per atom, `simple_mapping` firs
 deliberately narrow grammar whose meaning is the same in YAML (flat `key: value` lines, plain
 scalars that start with a letter, "quoted" strings without escapes, [flow, lists]); anything
 outside it goes to PyYAML. A test holds the fast path to PyYAML with generated input.
+PyYAML's composed node graph is measured before any value is built or walked: aliases that
+expand past MAX_NODES nodes (a few hundred bytes can mean a billion), nesting past MAX_DEPTH
+and an alias inside the node it names (a cycle) make the block invalid, with that reason.
 """
 from __future__ import annotations
 
@@ -13,6 +16,8 @@ import datetime
 import re
 
 MAX_FRONTMATTER_BYTES = 64 * 1024
+MAX_NODES = 100_000  # expanded (every alias counted where it is used); 64 KiB without aliases stays far below
+MAX_DEPTH = 64
 _KEY = r"[A-Za-z_][A-Za-z0-9_-]*"
 _W = r"(?:[A-Za-z0-9_.+()/-]|:(?=[^\s:]))"  # ':' only when a non-space, non-colon follows
 _PLAIN = rf"[A-Za-z]{_W}*(?: {_W}+)*"  # single spaces between words: one way to match, no backtracking blow-up
@@ -95,8 +100,13 @@ def yaml_mapping(block: str) -> dict | str:
     """PyYAML's safe reading of `block`: a mapping, or why it is not one (with the line, file-relative)."""
     import yaml
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(block)
     try:
-        loaded = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        node = loader.get_single_node()
+        problem = expansion_problem(node) if node is not None else None
+        if problem:
+            return problem
+        loaded = loader.construct_document(node) if node is not None else None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         where = f"line {mark.line + 2}: " if mark is not None else ""
@@ -104,11 +114,49 @@ def yaml_mapping(block: str) -> dict | str:
         return f"{where}{problem}"
     except (ValueError, OverflowError, RecursionError) as error:  # e.g. an impossible date
         return f"{type(error).__name__}: {error}"
+    finally:
+        loader.dispose()
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
         return f"frontmatter is a {type(loaded).__name__}, not a mapping"
     return {str(key): _normalise(value) for key, value in loaded.items()}
+
+
+def _children(node) -> list:
+    value = node.value
+    if isinstance(value, str):  # a scalar
+        return []
+    return [part for pair in value for part in pair] if value and isinstance(value[0], tuple) else list(value)
+
+
+def expansion_problem(root) -> str | None:
+    """Why the composed node graph may not be built: too many nodes once aliases are expanded, too deep, or an
+    alias inside the node it refers to. One pass over the distinct nodes (iterative, memoised by identity), so
+    its cost follows the block's size, never the expansion's."""
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            kids = _children(node)
+            size[key] = 1 + sum(size[id(kid)] for kid in kids)
+            depth[key] = 1 + max((depth[id(kid)] for kid in kids), default=0)
+            open_nodes.discard(key)
+            if size[key] > MAX_NODES:
+                return f"aliases expand to more than {MAX_NODES} nodes (an alias bomb)"
+            if depth[key] > MAX_DEPTH:
+                return f"values nest deeper than {MAX_DEPTH} levels"
+        elif key in open_nodes:  # still being measured, so it contains itself
+            return f"line {node.start_mark.line + 2}: an alias refers to a node that contains it (a cycle)"
+        elif key not in size:
+            open_nodes.add(key)
+            stack.append((node, True))
+            stack.extend((kid, False) for kid in _children(node))
+    return None
 
 
 def parse(block: str, first_line: int = 1) -> tuple[dict | str, dict]:

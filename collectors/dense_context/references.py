@@ -2,7 +2,8 @@
 
 A reference is an atom id (EXP-NNN, K-NNN, PAT-NNN) in `evidence`, `links` or
 `source-experiments`, or the target of a status (`superseded:EXP-012`); other items (a file
-name, a note) are not references. A reference resolves within its project. A knowledge
+name, a note) are not references. A reference resolves within its project; one into an atom
+folder that could not be listed is unknown, not dangling (that folder is its own finding). A knowledge
 entry or pattern whose `evidence` atoms are all invalidated, superseded or deprecated is a
 contradiction; when only some are, the evidence says which (as `consolidate` reports them).
 """
@@ -15,6 +16,7 @@ from collectors.dense_context.tree import ANALYSES, ATOM_ID, MAX_LISTED, REF_FIE
 from collectors.evidence import EvidenceStatus
 
 FAILED = ("invalidated", "superseded", "deprecated")
+FOLDER_OF = {"EXP": "experiments", "K": "knowledge", "PAT": "patterns"}  # where an id's atom lives
 
 
 class Dangling(namedtuple("Dangling", "path line field target")):
@@ -75,7 +77,7 @@ def project_references(layout: DenseLayout, project: Project) -> tuple:
         refs = references(atom)
         count += len(refs)
         for field, target in refs:
-            if target not in by_id:
+            if target not in by_id and FOLDER_OF[target.split("-", 1)[0]] not in project.unlisted:
                 totals[0] += 1
                 if totals[0] <= MAX_LISTED:
                     dangling.append(Dangling(atom.rel, atom.lines.get(field), field, target))

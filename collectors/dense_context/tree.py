@@ -3,7 +3,9 @@
 Called by the dc_* collectors through `scan(layout)`, which caches the result on the layout
 so a run walks and parses the tree once. An atom is any `.md` file in a project's
 experiments/, knowledge/ or patterns/ folder except index.md and names starting with `_` or
-`.` (what the upstream generator reads). Only what the checks need is kept per atom.
+`.` (what the upstream generator reads). Only what the checks need is kept per atom. A
+symlinked folder inside CONTEXT (projects/, a project, an atom folder) is reported as a folder
+not listed and never followed.
 """
 from __future__ import annotations
 
@@ -56,13 +58,14 @@ def date_ms(text: str) -> int | None:
     return parse_timestamp_ms(text)
 
 
-class Project(namedtuple("Project", "name path atoms folders atom_count results",
-                          defaults=(0, MappingProxyType({})))):
+class Project(namedtuple("Project", "name path atoms folders atom_count results unlisted",
+                          defaults=(0, MappingProxyType({}), ()))):
     """One project folder.
 
     name, path: str; atoms: tuple[Atom, ...] (only while the project is analysed; () in the cached
     tree: flat memory); folders: tuple[str, ...] (atom folders that exist); atom_count: int;
-    results: Mapping (analysis name → its per-project result, or the exception it raised).
+    results: Mapping (analysis name → its per-project result, or the exception it raised);
+    unlisted: tuple[str, ...] (atom folders that exist but could not be listed: their atoms are unknown).
     """
 
     __slots__ = ()
@@ -140,8 +143,13 @@ def read_atom(path: str, rel: str, project: str, folder: str, stem: str) -> Atom
     return make_atom(rel, project, folder, stem, None, None, parsed, lines)
 
 
-def list_dir(path: str) -> list[os.DirEntry] | str:
+def list_dir(path: str, *, tree_root: bool = False) -> list[os.DirEntry] | str:
+    """The folder's entries by name; [] when it is absent; why not when it cannot be listed. Every folder the
+    audit walks is listed here, and a symlink inside the tree is never listed (it could lead outside it); only
+    CONTEXT itself (`tree_root`) may be an alias, like the memory root on the LifeOS side."""
     try:
+        if not tree_root and stat.S_ISLNK(os.lstat(path).st_mode):
+            return "is a symlink (not followed)"
         with os.scandir(path) as entries:
             return sorted(entries, key=lambda entry: entry.name)
     except FileNotFoundError:
@@ -164,11 +172,13 @@ def is_atom_name(name: str) -> bool:
 def scan_project(layout: DenseLayout, name: str, path: str, unreadable: list[str]) -> Project:
     atoms: list[Atom] = []
     folders: list[str] = []
+    unlisted: list[str] = []
     for folder in ATOM_FOLDERS:
         where = os.path.join(path, folder)
         entries = list_dir(where)
         if isinstance(entries, str):
             unreadable.append(f"{layout.rel(where)}: {entries}")
+            unlisted.append(folder)
             continue
         if entries or os.path.isdir(where):
             folders.append(folder)
@@ -176,7 +186,7 @@ def scan_project(layout: DenseLayout, name: str, path: str, unreadable: list[str
             if is_atom_name(entry.name):
                 rel = f"projects/{name}/{folder}/{entry.name}"
                 atoms.append(read_atom(entry.path, rel, name, folder, entry.name[:-3]))
-    return Project(name, path, tuple(atoms), tuple(folders))
+    return Project(name, path, tuple(atoms), tuple(folders), unlisted=tuple(unlisted))
 
 
 def scan(layout: DenseLayout) -> Tree:

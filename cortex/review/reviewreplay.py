@@ -6,7 +6,10 @@ refusal code and message, the validated item). `cortex review replay RUN_ID` val
 again (the same answer parser) and dispatches them through the same governed path; when all
 succeed it writes replayed.json beside them, which is what the auditor's
 reviewer-dispatch-failed check looks for (it names the SHA-256 of the failed-items.json it
-replayed, so the auditor believes it only beside those items).
+replayed, so the auditor believes it only beside those items). RUN_ID must have the shape the
+reviewer mints (anything else is invalid_input), and its folder must be a real folder under
+reviewer-runs/: a symlink there is an integrity_error, never followed, so nothing is read or
+written outside.
 """
 from __future__ import annotations
 
@@ -20,9 +23,9 @@ from cortex.core.jsjson import dumps
 from cortex.layout import FAILED_ITEMS_FILE as FAILED_ITEMS, OBSERVABILITY, REPLAYED_FILE as REPLAYED
 from cortex.review.reviewconfig import load_config
 from cortex.review.reviewoutput import OutputRejected, parse_output
-from cortex.review.reviewruns import RUNS_DIR, ReviewRun, run_id_for
+from cortex.review.reviewruns import RUNS_DIR, ReviewRun, is_run_id, run_id_for
 from cortex.core.safeio import UnsafeFile, read_bounded
-from cortex.core.safepaths import memory_dir
+from cortex.core.safepaths import memory_dir, real_subdir
 from cortex.write.writecontext import WriteContext
 
 MAX_FAILED_BYTES = 4 << 20
@@ -52,13 +55,19 @@ def _kept_items(path: str) -> tuple[list[dict], str]:
     return [entry["item"] for entry in entries], hashlib.sha256(raw).hexdigest()
 
 
-def replay(inv, run_id: str) -> dict:
-    if not isinstance(run_id, str) or "/" in run_id or run_id.startswith("."):
-        raise InvalidInput("review replay requires a run id such as 2026-11-29T08-59-30-004Z")
-    ctx = WriteContext.from_invocation(inv)
-    run_path = os.path.join(memory_dir(ctx.layout.memory_root, OBSERVABILITY, RUNS_DIR, create=False), run_id)
-    if not os.path.isdir(run_path):
+def run_folder(runs: str, run_id: str) -> str:
+    """reviewer-runs/<run_id> as a real folder: NotFound when absent, IntegrityError (naming it) when it is a
+    symlink or not a folder, so nothing is read from or written through it."""
+    if not os.path.lexists(os.path.join(runs, run_id)):
         raise NotFound(f"no reviewer run {run_id}")
+    return real_subdir(runs, (run_id,), create=False)
+
+
+def replay(inv, run_id: str) -> dict:
+    if not is_run_id(run_id):  # an empty id would name reviewer-runs/ itself, ".." its parent
+        raise InvalidInput(f"review replay requires a run id such as 2026-11-29T08-59-30-004Z, not {run_id!r}")
+    ctx = WriteContext.from_invocation(inv)
+    run_path = run_folder(memory_dir(ctx.layout.memory_root, OBSERVABILITY, RUNS_DIR, create=False), run_id)
     if os.path.lexists(os.path.join(run_path, REPLAYED)):
         raise InvalidInput(f"the failed items of {run_id} were already replayed (see {REPLAYED})")
     items, digest = _kept_items(os.path.join(run_path, FAILED_ITEMS))

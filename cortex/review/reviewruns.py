@@ -48,6 +48,14 @@ def run_id_for(ms: int) -> str:
     return iso_from_ms(ms).replace(":", "-").replace(".", "-")
 
 
+def is_run_id(text: object) -> bool:
+    """Whether `text` is a run id exactly as run_id_for mints them (a real instant, nothing around it)."""
+    from cortex.reviewrows import run_id_ms
+
+    ms = run_id_ms(text)
+    return ms is not None and run_id_for(ms) == text
+
+
 @dataclass(frozen=True)
 class ReviewRun:
     layout: Layout

@@ -20,8 +20,10 @@ CHECKS = (
         P("dc-project-file-missing:{path}", "warn", "A project lacks one of AGENTS.md, mission.md or STATUS.md, so a "
           "fresh session cannot resume it.", ["a project created by hand instead of the project-init skill",
           "a file was deleted or replaced by a symlink"], "Create the named file (project-init writes all three)."),
-        P("dc-folder-unreadable:{path}", "warn", "An atom folder or projects/ could not be listed, so its atoms were "
-          "not audited.", ["permissions", "a file where a folder is expected"], "Fix the folder's permissions or type."),
+        P("dc-folder-unreadable:{path}", "warn", "An atom folder, a project or projects/ could not be listed, so its "
+          "atoms were not audited; a symlink is never followed (it could lead outside the tree).", ["permissions",
+          "a file where a folder is expected", "a folder replaced by a symlink"], "Fix the folder's permissions or "
+          "type; move a symlinked folder's content back into the tree and remove the link."),
     )),
     Check("dc-caps:size", "AGENTS.md, STATUS.md and ISSUES.md stay within their line and byte caps",
           ok=("dc-caps-ok",), problems=(
@@ -100,7 +102,9 @@ CHECKS = (
           "in the folder"], "Rename it NNNN-title.md with the next free number."),
         P("dc-decision-title:{path}", "warn", "A decision record's first line is not '# DR-NNNN: <Title>' with the "
           "file's number.", ["a renumbered file", "a template title"], "Fix the title line."),
-        P("dc-decision-numbering:{path}", "warn", "Decision numbers in a folder have gaps or duplicates.",
-          ["a deleted record", "two records written in parallel"], "Renumber so the folder counts from 0001."),
+        P("dc-decision-numbering:{path}", "warn", "Decision numbers in a folder have gaps or duplicates, or the "
+          "folder could not be listed (a symlinked folder is never followed).", ["a deleted record", "two records "
+          "written in parallel", "a decisions folder replaced by a symlink"], "Renumber so the folder counts from "
+          "0001; replace a symlinked folder with the folder itself."),
     )),
 )

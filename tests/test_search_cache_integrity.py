@@ -1,8 +1,11 @@
 """Issue 21, defects 1-5: the search cache is a hint, never a source of truth.
 
 A stored value moved or swapped to another key (file, sequence, term), another file or another
-root fails its checksum and is rebuilt. Read commands run through the real CLI in-process
-(cortex.cli.run).
+root fails its checksum and is rebuilt; the auditor opens the database as it opens any evidence
+file (bounded, non-blocking: a FIFO never hangs it), escapes its path in sqlite's URI, and
+changes nothing (no -wal/-shm left behind); `cortex cache clear` refuses a folder at the
+database path precisely. Read commands run through the real CLI in-process (cortex.cli.run),
+the auditor as a subprocess (a hang is what one test is about).
 """
 from __future__ import annotations
 
@@ -11,10 +14,13 @@ import json
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
 from cortex.cli import run
+from tests.health_support import REPO, clean_env, copy_demo, memory, run_cli
 
 NOW = "2026-06-01T00:00:00Z"
 OLD_NS = 1_700_000_000 * 10**9
@@ -169,3 +175,98 @@ def test_another_roots_whole_cache_in_place_changes_no_answer(tmp_path):
     for argv in (("search", "pie"), ("search", "tea"), ("get", "xa1")):
         assert call(one, environ, *argv)[:2] == uncached(one, environ, *argv)
     assert call(one, environ, "cache", "verify")[1]["data"]["ok"] is True
+
+
+# -- defects 2-4: the auditor reads the cache like evidence, and changes nothing -------------------------------------
+
+
+def built_cache(root, environ) -> str:
+    """The demo tree's search cache, filled by a real search (files aged past the racy margin); its path."""
+    for current, _dirs, files in os.walk(memory(root) / "KNOWLEDGE"):
+        for name in files:
+            os.utime(os.path.join(current, name), ns=(OLD_NS, OLD_NS))
+    code, out = run(["search", "memory", "--memory-root", str(memory(root))], environ=environ)
+    assert code == 0, out
+    code, out = run(["cache", "status", "--memory-root", str(memory(root))], environ=environ)
+    assert out["data"]["entries"] > 0, out
+    return out["data"]["path"]
+
+
+def audit_evidence(root, environ) -> dict:
+    result = run_cli("--json", root=root, env=environ, timeout=60)
+    return result.report["evidence"]["search_cache"]
+
+
+def listing(folder) -> dict[str, int]:
+    return {name: os.lstat(os.path.join(folder, name)).st_size for name in sorted(os.listdir(folder))}
+
+
+@pytest.mark.parametrize("odd", ["a?b", "c#d", "e%20f", "g%3Fh?i#j"])
+def test_the_audit_escapes_the_database_path(tmp_path, odd):
+    root = copy_demo(tmp_path)
+    cache_dir = tmp_path / odd / "cache"
+    environ = clean_env(CORTEX_CACHE_DIR=str(cache_dir))
+    built_cache(root, environ)
+    before = sorted(os.listdir(tmp_path)), sorted(os.listdir(tmp_path / odd))
+    evidence = audit_evidence(root, environ)
+    assert evidence["state"] == "present" and evidence["entries"] > 0, evidence
+    assert (sorted(os.listdir(tmp_path)), sorted(os.listdir(tmp_path / odd))) == before  # no stray file beside it
+
+
+def test_two_audits_change_nothing_and_report_the_same_size(tmp_path):
+    root = copy_demo(tmp_path)
+    environ = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
+    path = built_cache(root, environ)
+    code, out = run(["cache", "status", "--memory-root", str(memory(root))], environ=environ)
+    folder = os.path.dirname(path)
+    before = listing(folder)
+    first, second = audit_evidence(root, environ), audit_evidence(root, environ)
+    assert listing(folder) == before  # no -wal, no -shm, nothing resized
+    assert first["bytes"] == second["bytes"] == out["data"]["bytes"] == sum(before.values())
+    assert first["state"] == second["state"] == "present"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "wal-fifo", "symlink", "directory"])
+def test_the_audit_never_hangs_on_what_sits_at_the_database_path(tmp_path, kind):
+    root = copy_demo(tmp_path)
+    environ = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
+    path = built_cache(root, environ)
+    if kind == "wal-fifo":  # a live writer's WAL and shared memory, the WAL a FIFO
+        shutil.copyfile(path, path + "-shm")
+        os.mkfifo(path + "-wal")
+    else:
+        os.unlink(path)
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "symlink":
+            os.symlink(tmp_path / "elsewhere.sqlite", path)
+        else:
+            os.mkdir(path)
+    try:
+        evidence = audit_evidence(root, environ)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the audit hangs on a {kind} at the cache's database path")
+    assert evidence["state"] == "unreadable" and evidence["status"] == "unreadable", evidence
+    assert path in json.dumps(evidence)
+    # and the read commands still answer, without the cache
+    search = [sys.executable, "-m", "cortex", "search", "memory", "--memory-root", str(memory(root))]
+    done = subprocess.run(search, capture_output=True, text=True, env=environ, cwd=REPO, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    off = subprocess.run(search, capture_output=True, text=True, env={**environ, "CORTEX_CACHE": "off"}, cwd=REPO,
+                         timeout=60, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout) == (off.returncode, off.stdout)
+
+
+# -- defect 5: clear names a path it cannot remove -------------------------------------------------------------------
+
+
+def test_clear_refuses_a_folder_at_the_database_path_precisely(tree, tmp_path):
+    environ = env(tmp_path)
+    call(tree, environ, "search", "tea")
+    path = db_of(tree, environ)
+    os.unlink(path)
+    os.makedirs(os.path.join(path, "inside"))
+    code, out, _ = call(tree, environ, "cache", "clear")
+    assert (code, out["error"]["code"]) == (4, "integrity_error")
+    assert path in out["error"]["message"]
+    assert os.path.isdir(os.path.join(path, "inside"))  # nothing of it removed

@@ -11,7 +11,6 @@ import os
 import sqlite3
 import stat
 import threading
-import zlib
 
 import pytest
 
@@ -126,7 +125,9 @@ def test_a_foreign_version_is_replaced_silently(tree, tmp_path):
         db.execute("UPDATE meta SET value='cortex-search-cache/0' WHERE key='schema'")
     code, out, err = call(tree, environ, "status")
     assert code == 0 and err == ""
-    assert cache_status(tree, environ)["schema"].startswith("cortex-search-cache/1")
+    from cortex.searchcache.store import SCHEMA_VERSION
+
+    assert cache_status(tree, environ)["schema"] == SCHEMA_VERSION
 
 
 @pytest.mark.parametrize("where", ["file", "dbdir"])
@@ -146,10 +147,15 @@ def test_verify_finds_a_wrong_entry_and_removes_it(tree, tmp_path):
     call(tree, environ, "search", "tea")
     code, out, _ = call(tree, environ, "cache", "verify")
     assert code == 0 and out["data"]["ok"] is True and out["data"]["verification"]["checked"] == 3
+    from cortex.searchcache.entries import identity, posting_crc
+
     with sqlite3.connect(db_file(tree, environ)) as db:  # a wrong value with a right checksum
         data = bytes([1, 0, 0, 0, 9, 0, 0, 0])
-        db.execute("UPDATE postings SET data=?, crc=? WHERE term='tea' AND file=(SELECT min(file) FROM postings"
-                   " WHERE term='tea')", (data, zlib.crc32(data)))
+        file_id, path, *key, read_ns = db.execute(
+            "SELECT id, path, dev, ino, size, mtime_ns, ctime_ns, read_ns FROM files WHERE id=(SELECT min(file)"
+            " FROM postings WHERE term='tea')").fetchone()
+        db.execute("UPDATE postings SET data=?, crc=? WHERE term='tea' AND file=?",
+                   (data, posting_crc(data, "tea", identity(path, tuple(key), read_ns)), file_id))
     code, out, _ = call(tree, environ, "cache", "verify")
     assert out["data"]["ok"] is False and out["data"]["verification"]["mismatched_count"] == 1
     assert cache_status(tree, environ)["entries"] == 2

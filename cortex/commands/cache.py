@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from cortex.errors import InvalidInput
+from cortex.errors import IntegrityError, InvalidInput
 from cortex.invocation import CommandSpec, Invocation
 
 SUBCOMMANDS = ("status", "verify", "clear")
@@ -25,7 +25,10 @@ def cache(inv: Invocation) -> dict:
     root, _files = inv.loaded(pinned_files)  # the same root rules and errors as every read command
     if sub == "clear":
         path = db_location(inv.environ, root)
-        freed = remove_files(path) if path else 0
+        try:
+            freed = remove_files(path, strict=True) if path else 0
+        except OSError as error:  # a folder at the database path, a folder we may not write: not ours to guess
+            raise IntegrityError(f"cannot remove the search cache file {error.filename}: {error.strerror}") from None
         if path:
             try:
                 os.rmdir(os.path.dirname(path))

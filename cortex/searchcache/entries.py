@@ -1,8 +1,11 @@
 """Search cache entries: one canonical file's parse as stored (heads, postings, contents); used by the loader and `cortex cache verify`.
 
 What is stored already crossed the privacy boundary: it is built from the records the
-corpus loader returns (stripped and validated). Every blob carries a CRC-32, so damage
-inside a value (which sqlite does not notice) is caught before it is believed.
+corpus loader returns (stripped and validated). Every value carries a CRC-32 of itself,
+its key (the term of a posting, the sequence of a content, the indexed flag of the facts)
+and its file's identity (path, device, inode, size, mtime, ctime and the moment it was
+read), so damage inside a value (which sqlite does not notice) and a value moved or
+swapped to another key, file or root are caught before they are believed.
 """
 from __future__ import annotations
 
@@ -46,6 +49,24 @@ def stat_key(info) -> tuple[int, int, int, int, int]:
 def trusted(entry_key: tuple, read_ns: int, key: tuple) -> bool:
     """Every stat field matches and the file had aged past the racy margin when it was read."""
     return tuple(entry_key) == key and key[3] < read_ns - RACY_MARGIN_NS
+
+
+def identity(path: str, key: tuple, read_ns: int) -> int:
+    """The seed of every checksum of one file's entry: its path and stat key as read."""
+    text = "\0".join((path, *map(str, key), str(read_ns)))
+    return zlib.crc32(text.encode("utf-8", "surrogateescape"))
+
+
+def facts_crc(facts: bytes, indexed: bool, seed: int) -> int:
+    return zlib.crc32(facts, zlib.crc32(b"F1" if indexed else b"F0", seed))
+
+
+def posting_crc(data, term: str, seed: int) -> int:
+    return zlib.crc32(data, zlib.crc32(b"P" + term.encode("utf-8", "surrogatepass") + b"\0", seed))
+
+
+def content_crc(content: str, seq: int, seed: int) -> int:
+    return zlib.crc32(content.encode("utf-8", "surrogatepass"), zlib.crc32(b"C%d\0" % seq, seed))
 
 
 def index_records(records: list[CortexRecord]) -> tuple[list[int], dict[str, array]]:
@@ -95,7 +116,7 @@ class FileFacts:
     needs (ids, token counts, validity bounds) decoded at once, the other fields per file on demand."""
 
     __slots__ = ("file_no", "path", "ids", "lengths", "bounds", "_blob", "_heads", "records", "postings", "entry_id",
-                 "indexed", "lazy")
+                 "indexed", "lazy", "seed")
 
     def __init__(self, file_no: int, path: str, ids: list[str], lengths: array, bounds, blob: bytes | None,
                  heads: list[RecordHead] | None = None) -> None:
@@ -104,6 +125,7 @@ class FileFacts:
         self.records: list[CortexRecord] | None = None  # set when read afresh in this call
         self.postings: dict[str, array] | None = None
         self.entry_id: int | None = None  # set when taken from a trusted entry
+        self.seed = 0  # a trusted entry's identity (entries.identity): its postings and contents are checked with it
         self.indexed = heads is not None  # fresh reads: as asked; stored entries: set by the loader
         self.lazy = False  # read afresh past this call's indexing budget: counted per query instead
 
@@ -142,16 +164,17 @@ def new_entry(path: str, key: tuple, read_ns: int, records: list[CortexRecord], 
     heads = marshal.dumps([head_tuple(r, -1 if lengths is None else lengths[seq]) for seq, r in enumerate(records)], 4)
     lengths_bytes = array("i", lengths or [-1] * len(records)).tobytes()
     facts = marshal.dumps(([r.id for r in records], lengths_bytes, _bounds(records), heads), 4)
+    seed = identity(path, key, read_ns)
     if not indexed:
-        return NewEntry(path, key, read_ns, indexed, facts, zlib.crc32(facts))
-    return NewEntry(path, key, read_ns, indexed, facts, zlib.crc32(facts),
-                    [(term, data.tobytes(), zlib.crc32(data)) for term, data in postings.items()],
-                    [(seq, r.content, zlib.crc32(r.content.encode("utf-8", "surrogatepass")))
-                     for seq, r in enumerate(records)])
+        return NewEntry(path, key, read_ns, indexed, facts, facts_crc(facts, indexed, seed))
+    return NewEntry(path, key, read_ns, indexed, facts, facts_crc(facts, indexed, seed),
+                    [(term, data.tobytes(), posting_crc(data, term, seed)) for term, data in postings.items()],
+                    [(seq, r.content, content_crc(r.content, seq, seed)) for seq, r in enumerate(records)])
 
 
-def decode_facts(blob: bytes, crc: int, path: str, file_no: int) -> FileFacts:
-    if zlib.crc32(blob) != crc:
+def decode_facts(blob: bytes, crc: int, path: str, file_no: int, indexed: bool, seed: int) -> FileFacts:
+    """The facts of a stored entry; `path` (relative) names it in errors, `seed` is its identity."""
+    if facts_crc(blob, indexed, seed) != crc:
         raise DamagedEntry(f"the entry of {path} fails its checksum")
     try:
         ids, lengths_bytes, bounds, heads = marshal.loads(blob)
@@ -161,11 +184,13 @@ def decode_facts(blob: bytes, crc: int, path: str, file_no: int) -> FileFacts:
         raise DamagedEntry(f"the entry of {path} does not decode: {error}") from None
     if len(lengths) != len(ids) or (bounds is not None and not (len(bounds[0]) == len(bounds[1]) == len(ids))):
         raise DamagedEntry(f"the entry of {path} has columns of different lengths")
-    return FileFacts(file_no, path, ids, lengths, bounds, heads)
+    facts = FileFacts(file_no, path, ids, lengths, bounds, heads)
+    facts.seed = seed
+    return facts
 
 
-def decode_pairs(data: bytes, crc: int, records: int) -> array:
-    if zlib.crc32(data) != crc or len(data) % (2 * array(_PAIR).itemsize):
+def decode_pairs(data: bytes, crc: int, records: int, term: str, seed: int) -> array:
+    if posting_crc(data, term, seed) != crc or len(data) % (2 * array(_PAIR).itemsize):
         raise DamagedEntry("postings fail their checksum")
     pairs = array(_PAIR)
     pairs.frombytes(data)
@@ -174,8 +199,8 @@ def decode_pairs(data: bytes, crc: int, records: int) -> array:
     return pairs
 
 
-def checked_content(content: str, crc: int) -> str:
-    if zlib.crc32(content.encode("utf-8", "surrogatepass")) != crc:
+def checked_content(content: str, crc: int, seq: int, seed: int) -> str:
+    if content_crc(content, seq, seed) != crc:
         raise DamagedEntry("content fails its checksum")
     return content
 

@@ -21,8 +21,8 @@ from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_pairs,
-                                        fresh_facts, full_record, index_records, new_entry, query_postings, stat_key,
-                                        trusted)
+                                        fresh_facts, full_record, identity, index_records, new_entry, query_postings,
+                                        stat_key, trusted)
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
 from cortex.searchcache.store import CacheUnusable, Store
@@ -86,7 +86,8 @@ class CachedCorpus:
             entry = stored.get(path)
             key = stat_key(self._infos[file_no] if self._infos is not None else os.lstat(path))
             if entry is not None and trusted(entry.key, entry.read_ns, key) and (entry.indexed or not index):
-                facts = decode_facts(entry.facts, entry.crc, rel, file_no)
+                facts = decode_facts(entry.facts, entry.crc, rel, file_no, entry.indexed,
+                                     identity(path, entry.key, entry.read_ns))
                 facts.entry_id, facts.indexed = entry.id, entry.indexed
             else:
                 facts = self._read(file_no, path, rel, index)
@@ -136,11 +137,12 @@ class CachedCorpus:
         contents: dict[tuple[int, int], str] = {}
         try:
             for file_no, seqs in wanted.items():
-                found = self.store.contents(self.facts[file_no].entry_id, seqs)
+                facts = self.facts[file_no]
+                found = self.store.contents(facts.entry_id, seqs)
                 for seq in seqs:
                     if seq not in found:
                         raise DamagedEntry(f"content {seq} of {self.files[file_no]} is missing")
-                    contents[file_no, seq] = checked_content(*found[seq])
+                    contents[file_no, seq] = checked_content(*found[seq], seq, facts.seed)
             return [row if not isinstance(row, Row) else row.facts.records[row.seq] if row.facts.records is not None
                     else full_record(row.facts.head(row.seq), contents[row.facts.file_no, row.seq]) for row in rows]
         except _DAMAGE as error:
@@ -180,7 +182,7 @@ class CachedCorpus:
         for entry_id, key, data, crc in self.store.postings(keys):
             facts = stored.get(entry_id)
             if facts is not None:
-                yield facts.file_no, key, decode_pairs(data, crc, len(facts.ids))
+                yield facts.file_no, key, decode_pairs(data, crc, len(facts.ids), key, facts.seed)
 
     def _recover(self, error: Exception) -> None:
         """A damaged value met after loading: drop the cache and read every file it gave us again, as a

@@ -5,10 +5,13 @@ The folder rule is cortex.core.cachedir's (CORTEX_CACHE_DIR, XDG_CACHE_HOME/cort
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Mapping
 
 from cortex.core.cachedir import cache_dir, cache_folder
+from cortex.core.safeio import open_regular
 
 DB_NAME = "search.sqlite"
 SIDE_FILES = ("", "-wal", "-shm", "-journal")  # the database, its WAL, shared memory and rollback journal
@@ -35,16 +38,38 @@ def _present_files(path: str):
             continue
 
 
-def remove_files(path: str) -> int:
-    """Delete the database and its side files; the bytes freed."""
+def remove_files(path: str, *, strict: bool = False) -> int:
+    """Delete the database and its side files; the bytes freed. A name that cannot be removed (a folder
+    in its place, no permission) is skipped, or with `strict` an OSError naming it, raised before
+    anything is removed when it is a folder."""
+    present = list(_present_files(path))
+    if strict:
+        for name, _size in present:
+            if stat.S_ISDIR(os.lstat(name).st_mode):
+                raise IsADirectoryError(errno.EISDIR, "a folder where a cache file belongs", name)
     freed = 0
-    for name, size in _present_files(path):
+    for name, size in present:
         try:
             os.unlink(name)
         except FileNotFoundError:
             continue
+        except OSError:
+            if strict:
+                raise
+            continue
         freed += size
     return freed
+
+
+def probe_files(path: str) -> None:
+    """Open the database and each side file present as every evidence file is opened (non-blocking, no
+    symlink, regular files only; cortex.core.safeio) and close it again, before sqlite opens them by
+    name: a FIFO there would block sqlite forever. An OSError (safeio.UnsafeFile) names the file."""
+    for name, _size in _present_files(path):
+        try:
+            os.close(open_regular(name))
+        except FileNotFoundError:
+            continue
 
 
 def cache_bytes(path: str) -> int:

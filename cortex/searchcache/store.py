@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import sys
 from collections import namedtuple
 
 from cortex.core.cachedir import FILE_MODE
-from cortex.searchcache.location import remove_files
+from cortex.searchcache.location import probe_files, remove_files
 
-# Bump when the stored shape changes; byte order and marshal version are part of the blobs' meaning.
-SCHEMA_VERSION = f"cortex-search-cache/1;{sys.byteorder};marshal4"
+# Bump when the stored shape or checksums change; byte order and marshal version are part of the blobs' meaning.
+# 2: every checksum binds its value to its key and its file's identity (issue 21).
+SCHEMA_VERSION = f"cortex-search-cache/2;{sys.byteorder};marshal4"
 PAGE_SIZE = 16384
 BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write
 
@@ -81,11 +83,13 @@ class Store:
     @classmethod
     def _open_checked(cls, path: str) -> "Store":
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, FILE_MODE)
         except OSError as error:
             raise CacheUnusable(f"cannot open {path}: {error.strerror}") from None
         try:
             info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise CacheUnusable(f"{path} is not a regular file")
             if info.st_uid != os.geteuid():
                 raise CacheUnusable(f"{path} is not ours")
             if info.st_mode & 0o077:
@@ -94,6 +98,10 @@ class Store:
             raise CacheUnusable(f"cannot secure {path}: {error.strerror}") from None
         finally:
             os.close(fd)
+        try:
+            probe_files(path)  # its -wal, -shm, -journal: sqlite opens them by name (a FIFO would block it)
+        except OSError as error:
+            raise CacheUnusable(str(error)) from None
         db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
         store = cls(path, db)
         try:

@@ -11,12 +11,10 @@ from __future__ import annotations
 import json
 import marshal
 import os
-import time
-import zlib
 
 from cortex.core.corpus import parse_file, pinned_files
 from cortex.errors import IntegrityError
-from cortex.searchcache.entries import index_records, new_entry, stat_key, trusted
+from cortex.searchcache.entries import facts_crc, identity, index_records, new_entry, stat_key, trusted
 from cortex.searchcache.store import Store
 
 
@@ -45,7 +43,6 @@ def verify(store: Store, root: str, at: str) -> dict:
         entry = stored.get(path)
         if entry is None:
             continue
-        read_ns = time.time_ns()
         key = stat_key(os.lstat(path))
         if not trusted(entry.key, entry.read_ns, key):
             stale += 1  # would be re-read (and refreshed) by the next read command anyway
@@ -58,7 +55,7 @@ def verify(store: Store, root: str, at: str) -> dict:
             mismatched.append(rel)
             continue
         lengths, postings = index_records(records) if entry.indexed else (None, None)
-        fresh = new_entry(path, key, read_ns, records, lengths, postings)
+        fresh = new_entry(path, key, entry.read_ns, records, lengths, postings)  # the entry's identity: same checksums
         if not _same(store, entry, fresh):
             mismatched.append(rel)
     listed = set(files)
@@ -72,7 +69,8 @@ def verify(store: Store, root: str, at: str) -> dict:
 
 
 def _same(store: Store, entry, fresh) -> bool:
-    if marshal.loads(entry.facts) != marshal.loads(fresh.facts) or entry.crc != zlib.crc32(entry.facts):
+    if marshal.loads(entry.facts) != marshal.loads(fresh.facts) or entry.crc != facts_crc(
+            entry.facts, entry.indexed, identity(entry.path, entry.key, entry.read_ns)):
         return False
     if not entry.indexed:
         return True

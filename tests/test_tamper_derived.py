@@ -194,8 +194,6 @@ def search_answer(built: Built) -> dict:
             "audit": report}
 
 
-DEFECT_1 = "issue 21 defect 1: fixed on branch g-speed"
-DEFECT_2 = "issue 21 defect 2: fixed on branch g-speed (the audit hangs on a FIFO at the database path)"
 
 KINDS = [
     Kind("audit-cursors", build_backlog, cursors, zero_counts, audit_report),
@@ -203,7 +201,7 @@ KINDS = [
     Kind("history-checkpoint", build_chain, checkpoints, reseal_another_seq, chain_answer, cache=False, movable=True),
     Kind("replay-marker", build_replayed, markers, count_another, audit_report, cache=False, movable=True),
     Kind("search-cache", build_searched, search_db, swap_two_files_contents, search_answer,
-         leftovers=sqlite_leftovers, xfail={"edited": DEFECT_1, "fifo": DEFECT_2}),
+         leftovers=sqlite_leftovers),
 ]
 
 

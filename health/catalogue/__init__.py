@@ -16,14 +16,20 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class Problem(namedtuple("Problem", "id severity meaning causes fix threshold", defaults=(None,))):
+class Problem(namedtuple("Problem", "id severity meaning causes fix threshold also_thresholds", defaults=(None, ()))):
     """A non-ok finding id and everything an operator needs to act on it.
 
     id, meaning, fix: str; severity: str (warn | critical); causes: tuple[str, ...]; threshold: str | None
-    (the thresholds.defaults name it is compared with).
+    (the thresholds.defaults name it is compared with); also_thresholds: tuple[str, ...] (further names
+    it is compared with, e.g. a byte cap beside a line cap).
     """
 
     __slots__ = ()
+
+    @property
+    def threshold_names(self) -> tuple[str, ...]:
+        """Every threshold this id is compared with, the main one first."""
+        return ((self.threshold,) if self.threshold else ()) + tuple(self.also_thresholds)
 
 
 class Check(namedtuple("Check", "key summary ok problems collector", defaults=((), None))):

@@ -3,7 +3,12 @@
 Chosen with --format prometheus; health.run also writes it to --prometheus-textfile PATH.prom
 (atomically, mode 0644). Every metric is a gauge named cortex_health_* with base units in
 its name and HELP/TYPE lines. Severities are numbers so alerts can compare them:
-0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run).
+0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run). Numbers are printed
+shortest-exact (repr of the float, integers without a decimal point). A label value never
+carries an absolute path: a check id that names a program by path (hook-command-resolved:
+Stop:/home/ana/.venv/bin/cortex) is labelled by the program's name alone (the path differs
+per install and would split one series per venv); ids that collapse into one label keep
+the worst severity.
 """
 from __future__ import annotations
 
@@ -42,11 +47,22 @@ def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, s
     return lines
 
 
+def without_paths(finding_id: str) -> str:
+    """The id with every `:`-separated part that is an absolute path reduced to its last name."""
+    if "/" not in finding_id:
+        return finding_id
+    return ":".join(part.rstrip("/").rsplit("/", 1)[-1] or part if part.startswith(("/", "~/")) else part
+                    for part in finding_id.split(":"))
+
+
 def check_rows(report: Report) -> list[tuple[str, str, int]]:
     """(id, collector, severity number) for every id of the run, ok ones included; the collector is its catalogue's."""
     rows = [(item, rank(item.severity)) for item in report.findings] + [(item, 0) for item in report.passed]
-    return sorted((item.id, (item.entry.collector if item.entry else None) or "run", severity)
-                  for item, severity in rows)
+    worst: dict[tuple[str, str], int] = {}
+    for item, severity in rows:
+        key = (without_paths(item.id), (item.entry.collector if item.entry else None) or "run")
+        worst[key] = max(severity, worst.get(key, severity))
+    return sorted((finding_id, collector, severity) for (finding_id, collector), severity in worst.items())
 
 
 def collector_rows(report: Report, checks: list[tuple[str, str, int]]) -> list[tuple[str, int]]:

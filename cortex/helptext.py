@@ -15,7 +15,8 @@ Root (every command):
   --memory-root DIR    the LIFEOS/MEMORY folder itself (default: $CORTEX_MEMORY_ROOT, else
                        ~/.claude/LIFEOS/MEMORY); pass --root or --memory-root, not both
   --adapter NAME       who is calling: claude|hermes|codex|subagent
-Options take `--opt value` or `--opt=value`."""
+Options take `--opt value` or `--opt=value`; these three may also come before the command
+(`cortex --root ~/.claude status`)."""
 
 # name -> (one-line purpose, usage, options (or ""), example)
 COMMANDS: dict[str, tuple[str, str, str, str]] = {

@@ -7,8 +7,8 @@ commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) pr
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
 their own error code. A write that succeeds but loses something the user sent (dropped hot
 entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty, but for
-one note when the search cache was found damaged and rebuilt. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
-other place that prints text: usage on stdout, exit 0. Bare `cortex` (no command) prints the
+one note when the search cache was found damaged and rebuilt. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) and `--version` are the
+other places that print text: on stdout, exit 0. Bare `cortex` (no command) prints the
 usage on stderr and exits 4; its invalid_input envelope goes to stdout unless that is a terminal.
 The root options may come before the command (`cortex --root DIR status`). The envelope is built and checked with plain
 data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no command pays for pydantic.
@@ -67,7 +67,12 @@ def run(
 
 
 def _help(args: list[str]) -> tuple[int, dict | str] | None:
-    """(0, usage text) for a help request, an invalid_input envelope for help on an unknown command, else None."""
+    """(0, usage text) for a help or --version request, an invalid_input envelope for help on an unknown command,
+    else None."""
+    if args[:1] in (["--version"], ["-V"]):
+        from cortex.core.version import banner
+
+        return 0, banner("cortex")
     from cortex.helptext import command_help, help_request, overview, topic
 
     words = help_request(args)

@@ -129,7 +129,7 @@ Every command prints one JSON envelope {schema, ok, command, data, error} on std
 the hooks (hot render, recall, review fire) and help. Exit: 0 ok, 1 internal_error,
 3 not_found, 4 invalid_input|integrity_error, 5 write_refused|governance_refused,
 6 review_failed (review run).
-More: cortex help COMMAND, or cortex COMMAND --help."""
+More: cortex help COMMAND, or cortex COMMAND --help; cortex --version prints the installed version."""
 
 
 def _items(types: tuple[str, ...], verb: str) -> str:

@@ -96,6 +96,8 @@ def add_output_options(parser: argparse.ArgumentParser, formats: Sequence[str]) 
                         "default keeps 0/1/2. An auditor failure still exits 3")
     parser.add_argument("--list-checks", action="store_true",
                         help="list every collector and finding id with its severity and threshold, then exit")
+    parser.add_argument("--version", action="store_true",
+                        help="print the installed version and exit")
 
 
 def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:

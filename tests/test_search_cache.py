@@ -126,7 +126,7 @@ def test_a_foreign_version_is_replaced_silently(tree, tmp_path):
         db.execute("UPDATE meta SET value='cortex-search-cache/0' WHERE key='schema'")
     code, out, err = call(tree, environ, "status")
     assert code == 0 and err == ""
-    assert cache_status(tree, environ)["schema"].startswith("cortex-search-cache/1")
+    assert cache_status(tree, environ)["schema"].startswith("cortex-search-cache/2")
 
 
 @pytest.mark.parametrize("where", ["file", "dbdir"])

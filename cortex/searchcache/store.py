@@ -16,8 +16,9 @@ from collections import namedtuple
 from cortex.core.cachedir import FILE_MODE
 from cortex.searchcache.location import remove_files
 
-# Bump when the stored shape changes; byte order and marshal version are part of the blobs' meaning.
-SCHEMA_VERSION = f"cortex-search-cache/1;{sys.byteorder};marshal4"
+# Bump when the stored shape or what the loader makes of a file changes (2: frontmatter `related` lists are
+# read); byte order and marshal version are part of the blobs' meaning.
+SCHEMA_VERSION = f"cortex-search-cache/2;{sys.byteorder};marshal4"
 PAGE_SIZE = 16384
 BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write
 

@@ -52,10 +52,13 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
               "  CORTEX_CACHE=off disables it",
               "cortex cache verify --root ~/.claude"),
     "benchmark": ("Run the labeled retrieval benchmark (lifeos-cortex-benchmark/v1 report).",
-                  "cortex benchmark --labels FILE [--output PATH] [--samples N] [--top-k K]",
+                  "cortex benchmark --labels FILE [--output PATH] [--samples N] [--top-k K] [--min-score S] "
+                  "[--min-share F]",
                   "  --labels FILE        JSONL rows {query, expected_ids, expected_order?, false_ids?}\n"
                   "  --output PATH        also write the report under MEMORY/BENCHMARKS/ (never overwrites)\n"
-                  "  --samples N (1-1000, default 25) --top-k K (1-100, default 5)",
+                  "  --samples N (1-1000, default 25) --top-k K (1-100, default 5)\n"
+                  "  --min-score S --min-share F   the recall hook's floor (as `cortex recall`; data.recall_hook\n"
+                  "                       compares what the hook injects with and without it)",
                   "cortex benchmark --labels fixtures/cjk/MEMORY/BENCHMARKS/cortex-retrieval-cjk-v1.jsonl "
                   "--memory-root fixtures/cjk/MEMORY"),
     "init": ("Create a fresh LifeOS layout under --root; never overwrites an existing file.",
@@ -102,9 +105,14 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "hot render": ("UserPromptSubmit hook: print the <lifeos-memory> block.", "cortex hot render", "",
                    "cortex hot render --root ~/.claude"),
     "recall": ("UserPromptSubmit hook: print a bounded <lifeos-recall> block for a prompt.",
-               "cortex recall [PROMPT] [--limit K]",
+               "cortex recall [PROMPT] [--limit K] [--min-score S] [--min-share F]",
                "  PROMPT               default: the `prompt` of Claude Code's hook JSON on stdin\n"
-               "  --limit K            at most K records (default 5)",
+               "  --limit K            at most K records (default 5)\n"
+               "  Only records sharing a word with the prompt other than a stopword (and, in, what...) and\n"
+               "  clearing the relevance floor are printed:\n"
+               "  --min-score S        BM25 score at least S (default 1; CORTEX_RECALL_MIN_SCORE)\n"
+               "  --min-share F        at least F of the best record's score (0-1, default 0.15;\n"
+               "                       CORTEX_RECALL_MIN_SHARE)",
                "cortex recall 'what tea do I like' --limit 3"),
 }
 

@@ -6,12 +6,14 @@ unexpected exception is internal_error (exit 1), never a traceback. Plain-text h
 commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) print their
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
 their own error code. A write that succeeds but loses something the user sent (dropped hot
-entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty, but for
-one note when the search cache was found damaged and rebuilt. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) and `--version` are the
-other places that print text: on stdout, exit 0. Bare `cortex` (no command) prints the
-usage on stderr and exits 4; its invalid_input envelope goes to stdout unless that is a terminal.
-The root options may come before the command (`cortex --root DIR status`). The envelope is built and checked with plain
-data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no command pays for pydantic.
+entries) or removes entries (a restore) also says so on stderr; the read commands keep it
+empty, but for one note when the search cache was found damaged and rebuilt. Help (`--help`,
+`-h`, `help [COMMAND]`, cortex.helptext) and `--version` are the other places that print
+text: on stdout, exit 0. Bare `cortex` (no command) prints the usage on stderr and exits 4;
+its invalid_input envelope goes to stdout unless that is a terminal. The root options may
+come before the command (`cortex --root DIR status`). The envelope is built and checked with
+plain data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no
+command pays for pydantic.
 """
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
                "  --limit K            at most K records (default 5)\n"
                "  Only records sharing a word with the prompt other than a stopword (and, in, what...) and\n"
                "  clearing the relevance floor are printed:\n"
-               "  --min-score S        BM25 score at least S (default 1; CORTEX_RECALL_MIN_SCORE)\n"
+               "  --min-score S        BM25 score at least S (default 0: off; CORTEX_RECALL_MIN_SCORE)\n"
                "  --min-share F        at least F of the best record's score (0-1, default 0.15;\n"
                "                       CORTEX_RECALL_MIN_SHARE)",
                "cortex recall 'what tea do I like' --limit 3"),

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from cortex.core.relevance import DEFAULT_FLOOR, STOPWORDS
+from tests.cortex_helpers import md
 from tests.write_support import REPO
 
 CORTEX = shutil.which("cortex", path=os.path.dirname(sys.executable))
@@ -60,6 +61,17 @@ def test_a_prompt_of_stopwords_injects_nothing_and_still_leaves_its_evidence_row
     done = recall(claude, "what is it and how should I do that in there")
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert rows(claude)[-1]["returned_count"] == 0
+
+
+def test_a_word_every_note_of_a_tiny_memory_holds_still_recalls(tmp_path):
+    """BM25 scores have no fixed scale: two notes that both say "tea" score about 0.2, and a new user's memory is
+    that small, so the default floor is relative only."""
+    root = tmp_path / ".claude"
+    subprocess.run([CORTEX, "init", "--root", str(root)], capture_output=True, check=True, env=env())
+    for name, text in (("a", "green tea in the morning"), ("b", "tea after lunch")):
+        md(root / "LIFEOS" / "MEMORY" / "KNOWLEDGE" / f"{name}.md", text, id=name, created="2026-01-01")
+    done = recall(root, "which tea do I like")
+    assert done.stdout.count("\n[") == 2, done.stdout
 
 
 def test_the_floor_is_a_setting_of_the_environment_and_of_the_command_line(claude):

@@ -3,10 +3,13 @@
 `cortex recall` runs on every prompt, and a prompt is a sentence, not a query: its "and",
 "in" and "what" match almost every note. So the hook ranks only the prompt's content terms
 (STOPWORDS removed: a record must share at least one other term to score at all) and injects
-a record only when its BM25 score clears the relevance floor: at least `min_score` and at
-least `min_share` of the best record's score (a note that merely shares a common verb with
-the prompt scores far below the note the prompt is about). `cortex search` is the read
-contract and keeps ranking every term, as the reference does.
+a record only when its BM25 score clears the relevance floor: at least `min_share` of the
+best record's score (a note that merely shares a common verb with the prompt scores far
+below the note the prompt is about) and at least `min_score`. The absolute `min_score` is
+off by default: a BM25 score has no fixed scale (a word in every note of a small corpus
+scores near 0, the same word among 50,000 notes near 10), so a fixed floor would silence a
+new user's two-note memory; set it for a large corpus. `cortex search` is the read contract
+and keeps ranking every term, as the reference does.
 """
 from __future__ import annotations
 
@@ -18,8 +21,9 @@ from cortex.errors import InvalidInput
 
 # (option, environment variable, default, upper bound). The defaults are the strictest that lose no expected
 # record on the three labelled sets (fixtures/recall, fixtures/cjk, fixtures/bench-demo: docs/benchmarks.md):
-# a relevant note can score a sixth of the best one (a CJK bigram or two), so the share stays low.
-SETTINGS = {"min_score": ("--min-score", "CORTEX_RECALL_MIN_SCORE", 1.0, math.inf),
+# a relevant note can score a sixth of the best one (a CJK bigram or two), so the share stays low; an absolute
+# floor up to 1.5 changes nothing there, and any at all hides a word every note of a tiny corpus holds.
+SETTINGS = {"min_score": ("--min-score", "CORTEX_RECALL_MIN_SCORE", 0.0, math.inf),
             "min_share": ("--min-share", "CORTEX_RECALL_MIN_SHARE", 0.15, 1.0)}
 
 # English function words (NLTK's list, and the pieces `[a-z0-9]+` makes of contractions:

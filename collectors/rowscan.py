@@ -1,7 +1,7 @@
 """Collect stage: the strict JSONL row reader under collectors.jsonl and collectors.logcursor, from any offset, in big chunks.
 
 Every line is judged exactly as cortex.core.strictjson.parse_object judges it. A chunk of
-lines takes the fast path (orjson, when installed) only when the outcome is certain: each
+lines takes the fast path (orjson, a required dependency) only when the outcome is certain: each
 line decodes alone to an object, re-encoding them all gives back the very same bytes (so no
 duplicate key, no escape or number that changed on the way, no stray whitespace), no line
 is over-long and none can nest deeper than the strict decoder allows. Any doubt sends that
@@ -51,7 +51,7 @@ def fast_codec():
     if not _CODEC:
         try:
             import orjson
-        except ImportError:  # the strict decoder alone is as correct, only slower
+        except ImportError:  # a broken install: the strict decoder alone is as correct, only slower
             _CODEC.append(None)
         else:
             _CODEC.append((orjson.loads, orjson.dumps, orjson.JSONDecodeError))

@@ -5,3 +5,6 @@ inside the modules that need them, so the status-line path can import cortex hel
 """
 
 SCHEMA = "lifeos-cortex/v1"
+# The release (pyproject.toml reads it: [tool.setuptools.dynamic]); cortex.core.version.installed()
+# asks the installed metadata, reports carry this constant (importlib.metadata costs more than an audit).
+__version__ = "0.1.0"

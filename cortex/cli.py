@@ -6,10 +6,14 @@ unexpected exception is internal_error (exit 1), never a traceback. Plain-text h
 commands (CommandSpec.enveloped False: `hot render`, `recall`, `review fire`) print their
 text instead, and on any error print nothing on stdout, a message on stderr, and exit with
 their own error code. A write that succeeds but loses something the user sent (dropped hot
-entries) or removes entries (a restore) also says so on stderr; the read commands keep it empty, but for
-one note when the search cache was found damaged and rebuilt. Help (`--help`, `-h`, `help [COMMAND]`, cortex.helptext) is the one
-other place that prints text: usage on stdout, exit 0. The envelope is built and checked with plain
-data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no command pays for pydantic.
+entries) or removes entries (a restore) also says so on stderr; the read commands keep it
+empty, but for one note when the search cache was found damaged and rebuilt. Help (`--help`,
+`-h`, `help [COMMAND]`, cortex.helptext) and `--version` are the other places that print
+text: on stdout, exit 0. Bare `cortex` (no command) prints the usage on stderr and exits 4;
+its invalid_input envelope goes to stdout unless that is a terminal. The root options may
+come before the command (`cortex --root DIR status`). The envelope is built and checked with
+plain data (cortex.envelope_data; tests prove it agrees with the pydantic model), so no
+command pays for pydantic.
 """
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from collections.abc import Mapping, Sequence  # not typing: 6 ms of start-up fo
 from io import TextIOBase as TextIO
 
 from cortex.errors import CortexError
-from cortex.invocation import CommandSpec, Invocation, find_command, parse_arguments
+from cortex.invocation import CommandSpec, Invocation, find_command, options_first, parse_arguments
 from cortex.core import gcpause
 from cortex.core.jsjson import dumps
 from cortex.core.safeio import write_quietly
@@ -34,11 +38,11 @@ def run(
     stderr: TextIO | None = None,
 ) -> tuple[int, dict | str]:
     """Run one command in-process; returns (exit code, envelope dict or raw text)."""
-    from cortex.commands import commands_for
+    from cortex.commands import command_words, commands_for
     from cortex.envelope_data import failure, success
 
     environ = os.environ if environ is None else environ
-    args = list(args)
+    args = options_first(list(args))
     helped = _help(args)
     if helped is not None:
         return helped
@@ -49,7 +53,7 @@ def run(
         return _run_plain(named, args, commands, environ, memory_root, stdin, stderr)
     command = named.name if named is not None else (args[0] if args else "")
     try:
-        spec, options, positionals = parse_arguments(args, commands)
+        spec, options, positionals = parse_arguments(args, commands, () if named else command_words())
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
         try:
             envelope = success(command, spec.handler(invocation))
@@ -65,7 +69,12 @@ def run(
 
 
 def _help(args: list[str]) -> tuple[int, dict | str] | None:
-    """(0, usage text) for a help request, an invalid_input envelope for help on an unknown command, else None."""
+    """(0, usage text) for a help or --version request, an invalid_input envelope for help on an unknown command,
+    else None."""
+    if args[:1] in (["--version"], ["-V"]):
+        from cortex.core.version import banner
+
+        return 0, banner("cortex")
     from cortex.helptext import command_help, help_request, overview, topic
 
     words = help_request(args)
@@ -122,6 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code, output = run(args)
         text = output if isinstance(output, str) else dumps(output) + "\n"
+        if not options_first(args):  # no command at all: a person at a terminal reads the usage
+            text = _missing_command(text)
     except Exception as error:  # noqa: BLE001 - last line of defence
         from cortex.envelope_data import failure
 
@@ -136,6 +147,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away; do not die with a traceback on interpreter shutdown.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return code
+
+
+def _missing_command(envelope_text: str) -> str:
+    """Bare `cortex`: the usage on stderr (exit 4 stays); stdout keeps the envelope unless it is a terminal.
+
+    A script or agent that runs `cortex` without a command still gets its one envelope
+    (invalid_input, "Unknown command: (missing)"); only a person sees the usage alone.
+    """
+    from cortex.helptext import overview
+
+    write_quietly(sys.stderr, overview())
+    return "" if _stdout_is_terminal() else envelope_text
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 if __name__ == "__main__":

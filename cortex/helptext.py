@@ -15,7 +15,8 @@ Root (every command):
   --memory-root DIR    the LIFEOS/MEMORY folder itself (default: $CORTEX_MEMORY_ROOT, else
                        ~/.claude/LIFEOS/MEMORY); pass --root or --memory-root, not both
   --adapter NAME       who is calling: claude|hermes|codex|subagent
-Options take `--opt value` or `--opt=value`."""
+Options take `--opt value` or `--opt=value`; these three may also come before the command
+(`cortex --root ~/.claude status`)."""
 
 # name -> (one-line purpose, usage, options (or ""), example)
 COMMANDS: dict[str, tuple[str, str, str, str]] = {
@@ -51,10 +52,13 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
               "  CORTEX_CACHE=off disables it",
               "cortex cache verify --root ~/.claude"),
     "benchmark": ("Run the labeled retrieval benchmark (lifeos-cortex-benchmark/v1 report).",
-                  "cortex benchmark --labels FILE [--output PATH] [--samples N] [--top-k K]",
+                  "cortex benchmark --labels FILE [--output PATH] [--samples N] [--top-k K] [--min-score S] "
+                  "[--min-share F]",
                   "  --labels FILE        JSONL rows {query, expected_ids, expected_order?, false_ids?}\n"
                   "  --output PATH        also write the report under MEMORY/BENCHMARKS/ (never overwrites)\n"
-                  "  --samples N (1-1000, default 25) --top-k K (1-100, default 5)",
+                  "  --samples N (1-1000, default 25) --top-k K (1-100, default 5)\n"
+                  "  --min-score S --min-share F   the recall hook's floor (as `cortex recall`; data.recall_hook\n"
+                  "                       compares what the hook injects with and without it)",
                   "cortex benchmark --labels fixtures/cjk/MEMORY/BENCHMARKS/cortex-retrieval-cjk-v1.jsonl "
                   "--memory-root fixtures/cjk/MEMORY"),
     "init": ("Create a fresh LifeOS layout under --root; never overwrites an existing file.",
@@ -110,9 +114,14 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "hot render": ("UserPromptSubmit hook: print the <lifeos-memory> block.", "cortex hot render", "",
                    "cortex hot render --root ~/.claude"),
     "recall": ("UserPromptSubmit hook: print a bounded <lifeos-recall> block for a prompt.",
-               "cortex recall [PROMPT] [--limit K]",
+               "cortex recall [PROMPT] [--limit K] [--min-score S] [--min-share F]",
                "  PROMPT               default: the `prompt` of Claude Code's hook JSON on stdin\n"
-               "  --limit K            at most K records (default 5)",
+               "  --limit K            at most K records (default 5)\n"
+               "  Only records sharing a word with the prompt other than a stopword (and, in, what...) and\n"
+               "  clearing the relevance floor are printed:\n"
+               "  --min-score S        BM25 score at least S (default 0: off; CORTEX_RECALL_MIN_SCORE)\n"
+               "  --min-share F        at least F of the best record's score (0-1, default 0.15;\n"
+               "                       CORTEX_RECALL_MIN_SHARE)",
                "cortex recall 'what tea do I like' --limit 3"),
 }
 
@@ -137,7 +146,7 @@ Every command prints one JSON envelope {schema, ok, command, data, error} on std
 the hooks (hot render, recall, review fire) and help. Exit: 0 ok, 1 internal_error,
 3 not_found, 4 invalid_input|integrity_error, 5 write_refused|governance_refused,
 6 review_failed (review run).
-More: cortex help COMMAND, or cortex COMMAND --help."""
+More: cortex help COMMAND, or cortex COMMAND --help; cortex --version prints the installed version."""
 
 
 def _items(types: tuple[str, ...], verb: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import namedtuple
-from collections.abc import Container, Mapping  # not typing: 6 ms of start-up for annotations alone
+from collections.abc import Container, Iterable, Mapping  # not typing: 6 ms of start-up for annotations alone
 from io import TextIOBase as TextIO
 
 from cortex.core.numbers import whole_setting
@@ -164,10 +164,28 @@ def _explained(error: IntegrityError, memory_root: str) -> IntegrityError:
     return error if message is None else IntegrityError(f"{message} ({error.message})")
 
 
+def lifeos_folder_problem(root: str) -> str | None:
+    """Why `root`, given as --root, is (inside) a LIFEOS tree rather than the folder that holds one, or None."""
+    parts = os.path.normpath(root).split(os.sep)
+    for index in range(len(parts) - 1, 0, -1):
+        tree = os.sep.join(parts[:index + 1])
+        # the folder itself named LIFEOS, or below a LIFEOS folder that holds a tree (MEMORY/ or USER/)
+        if parts[index] == LIFEOS and (index == len(parts) - 1 or any(
+                os.path.isdir(os.path.join(tree, name)) for name in (MEMORY_PARTS[1], "USER"))):
+            holder = os.sep.join(parts[:index]) or os.sep
+            return (f"{root} is {'a' if index == len(parts) - 1 else 'inside a'} {LIFEOS} folder; --root names "
+                    f"the folder that holds {LIFEOS}/ (the .claude folder): use --root {holder}")
+    return None
+
+
 def _refuse_memory_root_as_root(root: str) -> None:
     """--root names the .claude folder; a LIFEOS/MEMORY folder given there is integrity_error saying what to pass."""
     if os.path.isdir(os.path.join(root, LIFEOS)):
         return
+    if os.path.basename(os.path.normpath(root)) == LIFEOS:  # LIFEOS itself: its memory is one level down
+        raise IntegrityError(f"{root} is a {LIFEOS} folder, not a .claude folder: use --root "
+                             f"{os.path.dirname(os.path.normpath(root))} or --memory-root "
+                             f"{os.path.join(root, *MEMORY_PARTS[1:])}")
     if any(os.path.isdir(os.path.join(root, name)) for name in (KNOWLEDGE, OBSERVABILITY)):
         claude = os.path.dirname(os.path.dirname(root))
         raise IntegrityError(f"{root} looks like a memory root (LIFEOS/MEMORY), not a .claude folder: use "
@@ -202,17 +220,40 @@ def find_command(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[
     return (None, 1) if key is None else (commands[key], key.count(" ") + 1)
 
 
-def _unknown_command(args: list[str]) -> InvalidInput:
+def _unknown_command(args: list[str], known: Iterable[str]) -> InvalidInput:
     if args and args[0] in GROUPS:
         return InvalidInput(f"{args[0]} requires one of: {', '.join(GROUPS[args[0]])} (see `cortex {args[0]} --help`)")
-    # The reference's own message, kept word for word (scripts match on it); `cortex --help` lists the commands.
-    return InvalidInput(f"Unknown command: {(args[0] if args else '') or '(missing)'}")
+    # The reference's own message, kept word for word (scripts match on it), then the closest command;
+    # `cortex --help` lists them all.
+    word = args[0] if args else ""
+    hint = did_you_mean(word, sorted(known)) if word and not word.startswith("-") else ""
+    return InvalidInput(f"Unknown command: {word or '(missing)'}{hint}")
 
 
-def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tuple[CommandSpec, dict, list[str]]:
+def options_first(args: list[str]) -> list[str]:
+    """`cortex --root X status ...` as `cortex status ... --root X`: the root options may precede the command.
+
+    Only well-formed leading `--root`, `--memory-root` and `--adapter` (with a value, or `=value`) move;
+    when no command follows them, nothing does (a bare `cortex --root X` is a missing command).
+    """
+    moved: list[str] = []
+    rest = list(args)
+    while rest and rest[0].partition("=")[0] in COMMON_OPTIONS:
+        width = 1 if "=" in rest[0] else 2
+        if len(rest) < width or (width == 2 and rest[1].startswith("--")):
+            break
+        moved, rest = moved + rest[:width], rest[width:]
+    if not moved:
+        return list(args)
+    return rest + moved if rest else []
+
+
+def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec],
+                    known: Iterable[str] = ()) -> tuple[CommandSpec, dict, list[str]]:
+    """`known`: every command word, for the did-you-mean of an unknown command."""
     spec, i = find_command(args, commands)
     if spec is None:
-        raise _unknown_command(args)
+        raise _unknown_command(args, known)
     command = spec.name
     options: dict[str, str | bool] = {}
     positionals: list[str] = []

@@ -188,7 +188,12 @@ def _silence_stdout() -> None:
 
 
 def dispatch(argv: Sequence[str]) -> int:
-    """`cortex-health SUBCOMMAND ...` → that module's main(argv); anything else is the check."""
+    """`cortex-health SUBCOMMAND ...` → that module's main(argv); `--version`; anything else is the check."""
+    if argv and argv[0] not in SUBCOMMANDS and ("--version" in argv or argv[0] == "-V"):
+        from cortex.core.version import banner
+
+        write_quietly(sys.stdout, banner("cortex-health"))
+        return 0
     if argv and argv[0] in SUBCOMMANDS:
         import importlib
 

@@ -1,14 +1,17 @@
 """Help commands: `cortex-health explain ID...` and `cortex-health --list-checks`. Called by health.cli.
 
 Both print health.catalogue, the one source of every id's meaning: explain gives an id's
-severity, threshold (with its effective value and source), meaning, likely causes and fix
-(the fix is the text -v prints under a finding); --list-checks lists every collector's
-checks and ids with severity and effective threshold. Exit 0, or 3 for an unknown id.
+severity, thresholds (with their effective values and sources), meaning, likely causes and
+fix (the fix is the text -v prints under a finding); it takes an id as reported, as
+--list-checks prints it (`lock-stale:{file}`) or bare (`lock-stale`). --list-checks lists
+every collector's checks and ids with severity and every effective threshold. Exit 0, or 3
+for an unknown id.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
@@ -44,9 +47,11 @@ def explain_match(finding_id: str, match: Match, thresholds: EffectiveThresholds
         others = ", ".join(p.id for p in check.problems) or "none"
         return [f"{finding_id} (ok)", f"check:      {check.key}: {check.summary}", f"collector:  {collector}",
                 f"meaning:    reported when this check passes; otherwise it reports one of: {others}"]
+    names = problem.threshold_names or (None,)
+    limits = [f"{'threshold:' if i == 0 else '':<12}{threshold_text(name, thresholds, problem.fixed)}"
+              for i, name in enumerate(names)]
     lines = [f"{finding_id} ({problem.severity})", f"check:      {check.key}: {check.summary}",
-             f"collector:  {collector}", f"threshold:  {threshold_text(problem.threshold, thresholds, problem.fixed)}",
-             f"meaning:    {problem.meaning}", "likely causes:"]
+             f"collector:  {collector}", *limits, f"meaning:    {problem.meaning}", "likely causes:"]
     lines += [f"  - {cause}" for cause in problem.causes]
     lines.append(f"fix:        {problem.fix}")
     return lines
@@ -72,6 +77,9 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
     blocks, unknown = [], []
     for finding_id in ids:
         match = lookup(finding_id)
+        if match is None and "{" not in finding_id:  # the bare form of a templated id: explain the template
+            finding_id = bare_templates().get(finding_id, finding_id)
+            match = lookup(finding_id)
         if match is None:
             unknown.append(f"cortex-health explain: unknown id {finding_id!r}{suggestions(finding_id)}")
         else:
@@ -87,6 +95,20 @@ def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: 
     return 3 if unknown else 0
 
 
+_SLOT = re.compile(r"\{[a-z]+\}")
+
+
+def bare_form(template: str) -> str:
+    """A templated id without its slots: `dc-cap-exceeded:{path}` -> `dc-cap-exceeded`,
+    `{label}-memory-missing` -> `memory-missing`, `hook-command-missing:{event}:{program}` -> `hook-command-missing`."""
+    return re.sub(r"^[-:]+|[-:]+$", "", re.sub(r"[-:]*\{[a-z]+\}[-:]*", "-", template)).strip("-")
+
+
+def bare_templates() -> dict[str, str]:
+    """bare form -> template, for every templated id (what `explain dc-cap-exceeded` means)."""
+    return {bare_form(template): template for template in known_ids() if _SLOT.search(template)}
+
+
 def rows(selected: Sequence[str] | None, thresholds: EffectiveThresholds,
          layout: str | None = None) -> list[dict[str, Any]]:
     result = []
@@ -95,16 +117,20 @@ def rows(selected: Sequence[str] | None, thresholds: EffectiveThresholds,
             continue
         if layout is not None and check.collector is not None and check.collector not in names(LAYOUTS[layout]):
             continue
-        for finding_id, severity, threshold in ids_of(check):
-            item = thresholds.get(threshold) if threshold else None
+        for finding_id, severity, limit_names in ids_of(check):
+            limits = [_limit(thresholds.get(name)) for name in limit_names]
             result.append({"collector": check.collector, "check": check.key, "id": finding_id, "severity": severity,
-                           "threshold": None if item is None else {
-                               "name": item.name, "value": item.value, "unit": item.unit, "source": item.source.value}})
+                           "threshold": limits[0] if limits else None, "thresholds": limits})
     return result
 
 
-def ids_of(check: Check) -> list[tuple[str, str, str | None]]:
-    return [(p.id, p.severity, p.threshold) for p in check.problems] + [(ok, "ok", None) for ok in check.ok]
+def _limit(item) -> dict[str, Any]:
+    return {"name": item.name, "value": item.value, "unit": item.unit, "source": item.source.value}
+
+
+def ids_of(check: Check) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(id, severity, every threshold name it is compared with) for each id of a check."""
+    return [(p.id, p.severity, p.threshold_names) for p in check.problems] + [(ok, "ok", ()) for ok in check.ok]
 
 
 def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO) -> int:
@@ -122,9 +148,8 @@ def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: T
         if group != current:
             lines.append(("" if current is None else "\n") + group)
             current = group
-        limit = row["threshold"]
-        shown = "" if limit is None else (f"{limit['name']} = {threshold_value(limit['value'], limit['unit'])}"
-                                          f" ({limit['source']})")
+        shown = "; ".join(f"{limit['name']} = {threshold_value(limit['value'], limit['unit'])} ({limit['source']})"
+                          for limit in row["thresholds"])
         lines.append(f"  {row['id']:<{width}}  {row['severity']:<8}  {row['check']:<28}  {shown}".rstrip())
     lines.append("\n{collector} is any collector name; {label} is " + "principal or da; {path} a path under "
                  "context/ (Dense Context). "

@@ -85,15 +85,19 @@ def add_output_options(parser: argparse.ArgumentParser, formats: Sequence[str]) 
     parser.add_argument("--format", choices=list(formats),
                         help="output format (default: github when GITHUB_ACTIONS=true, text on a terminal, "
                         "json otherwise)")
-    loudness = parser.add_mutually_exclusive_group()
-    loudness.add_argument("-v", "--verbose", action="store_true",
-                          help="text: show the evidence, the threshold and its source and a fix for every finding")
-    loudness.add_argument("--quiet", action="store_true", help="print nothing when overall is ok (for chronic)")
+    # -v says how much a report shows, --quiet whether an ok one is shown at all: together (cron, chronic)
+    # an ok run prints nothing and any other prints the verbose report.
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="text: show the evidence, the threshold and its source and a fix for every finding")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print nothing when overall is ok (for chronic); with -v, the verbose report otherwise")
     parser.add_argument("--fail-on", choices=FAIL_ON,
                         help="what fails the run: warn (exit 1/2), critical (warn exits 0) or never (exit 0); "
                         "default keeps 0/1/2. An auditor failure still exits 3")
     parser.add_argument("--list-checks", action="store_true",
                         help="list every collector and finding id with its severity and threshold, then exit")
+    parser.add_argument("--version", action="store_true",
+                        help="print the installed version and exit")
 
 
 def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:

@@ -112,10 +112,29 @@ def _ignore_lock_event(_event: dict) -> None:
     """The health log's own lock events are not memory evidence; a contended lock is still reported."""
 
 
+LOG_FOLDER_MODE = 0o700  # the health log names memory files and findings: private to its owner
+
+
+def _create_log_folder(folder: str) -> str | None:
+    """Create the auditor's own log folder (one level: never a missing parent); why not, or None."""
+    try:
+        os.mkdir(folder, LOG_FOLDER_MODE)  # mkdir never follows a link planted at `folder`
+    except FileExistsError:
+        return None  # created meanwhile, or a file or link there: the checks below name it
+    except OSError as error:
+        return f"log folder {folder} does not exist and cannot be created: {describe_os_error(error)}"
+    return None
+
+
 def append_line(layout: Layout, line: str, *, lock_wait_ms: int = LOCK_WAIT_MS) -> str | None:
     """Append `line` + newline to O/memory-health.jsonl; the reason it was not appended, or None."""
     log = layout.health_log
     folder = os.path.dirname(log)
+    own_folder = getattr(layout, "creates_log_folder", False)  # Dense Context's BASE/logs; LifeOS's O/ is the memory's
+    if own_folder and not os.path.isdir(folder):
+        failure = _create_log_folder(folder)
+        if failure:
+            return failure
     if not os.path.isdir(folder):
         return f"observability folder {folder} does not exist (the auditor does not create it)"
     escape = escapes(folder, getattr(layout, "log_anchor", layout.memory))  # Dense Context: the log sits beside context/

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from cortex import __version__ as RELEASE
 from cortex.core.timestamps import iso_from_ms
 from thresholds.clock import Clock
 from health.model import Assessment, Overall, Severity, as_json
@@ -44,6 +45,7 @@ def build_report(*, assessment: Assessment, evidence: Mapping[str, Any], thresho
         root=root,
         duration_ms=round(duration_ms, 3),
         reason=None,
+        version=RELEASE,
     )
 
 
@@ -51,4 +53,4 @@ def unknown_report(reason: str, *, now_ms: int, root: str | None = None, duratio
     """The report printed when the auditor itself cannot run (exit 3): nothing checked, nothing to join."""
     return Report(ts=iso_from_ms(now_ms), now_ms=now_ms, overall=Overall.UNKNOWN.value, counts=Counts(),
                   thresholds=(), evidence=MappingProxyType({}), findings=(), passed=(), root=root,
-                  duration_ms=round(duration_ms, 3), reason=reason)
+                  duration_ms=round(duration_ms, 3), reason=reason, version=RELEASE)

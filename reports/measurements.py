@@ -10,6 +10,7 @@ from it, so they cannot carry different series).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,14 @@ class Measurement:
     labels: tuple[tuple[str, str], ...] = ()
     warn: float | None = None  # the threshold in the same unit, when one applies
     maximum: float | None = None
+
+
+def seconds(ms: float) -> float:
+    """Milliseconds as seconds, shortest-exact: 14.283 ms is 0.014283 s, never 0.014282999999999999."""
+    if isinstance(ms, int) or not math.isfinite(ms):
+        return ms / 1000  # a correctly rounded quotient of exact integers
+    mantissa, _, exponent = repr(ms).partition("e")  # shift the shortest spelling's point instead of dividing
+    return float(f"{mantissa}e{int(exponent or 0) - 3}")
 
 
 def _number(value: Any) -> bool:
@@ -53,12 +62,12 @@ def ages(report: Report, now: int) -> Iterator[Measurement]:
         at_ms = latest.get("at_ms") if isinstance(latest, Mapping) else None
         if _number(at_ms):
             yield Measurement(f"{collector}_age_seconds", f"Age of {what} at the time of the run, in seconds.",
-                              (now - at_ms) / 1000, "seconds", warn=_threshold(report, threshold, 1000))
+                              seconds(now - at_ms), "seconds", warn=_threshold(report, threshold, 1000))
     obs = _evidence(report, "observability")
     if obs.get("status") == "ok" and _number(obs.get("oldest_mtime_ms")):
         yield Measurement("observability_oldest_age_seconds",
                           "Age of the oldest observability log (by mtime, future mtimes count as 0), in seconds.",
-                          max(0, now - obs["oldest_mtime_ms"]) / 1000, "seconds",
+                          seconds(max(0, now - obs["oldest_mtime_ms"])), "seconds",
                           warn=_threshold(report, "observability_max_age_ms", 1000))
 
 
@@ -89,7 +98,7 @@ def measurements(report: Report) -> list[Measurement]:
     found.extend(volumes(report))
     if _number(report.duration_ms):
         found.append(Measurement("run_duration_seconds", "Time the run took to collect and evaluate, in seconds.",
-                                 report.duration_ms / 1000, "seconds"))
+                                 seconds(report.duration_ms), "seconds"))
     return found
 
 
@@ -106,11 +115,24 @@ class Series:
     samples: tuple[tuple[Labels, float], ...]
 
 
+def without_paths(finding_id: str) -> str:
+    """The id with every `:`-separated part that is an absolute path reduced to its last name."""
+    if "/" not in finding_id:
+        return finding_id
+    return ":".join(part.rstrip("/").rsplit("/", 1)[-1] or part if part.startswith(("/", "~/")) else part
+                    for part in finding_id.split(":"))
+
+
 def check_rows(report: Report) -> list[tuple[str, str, int]]:
-    """(id, collector, severity number) for every id of the run, ok ones included; the collector is its catalogue's."""
+    """(id, collector, severity number) for every id of the run, ok ones included; the collector is its catalogue's.
+
+    A label never carries an install path (without_paths); ids that collapse into one keep the worst severity."""
     rows = [(item, rank(item.severity)) for item in report.findings] + [(item, 0) for item in report.passed]
-    return sorted((item.id, (item.entry.collector if item.entry else None) or "run", severity)
-                  for item, severity in rows)
+    worst: dict[tuple[str, str], int] = {}
+    for item, severity in rows:
+        key = (without_paths(item.id), (item.entry.collector if item.entry else None) or "run")
+        worst[key] = max(severity, worst.get(key, severity))
+    return sorted((finding_id, collector, severity) for (finding_id, collector), severity in worst.items())
 
 
 def collector_rows(report: Report, checks: list[tuple[str, str, int]]) -> list[tuple[str, int]]:

@@ -97,16 +97,17 @@ class Counts(namedtuple("Counts", "critical warn ok", defaults=(0, 0, 0))):
     __slots__ = ()
 
 
-_FIELDS = "ts now_ms overall counts thresholds evidence findings passed root duration_ms reason"
+_FIELDS = "ts now_ms overall counts thresholds evidence findings passed root duration_ms reason version"
 
 
-class Report(namedtuple("Report", _FIELDS)):
+class Report(namedtuple("Report", _FIELDS, defaults=(None,))):
     """One cortex-health run, typed and frozen. `overall` ok | warn | critical | unknown (the auditor could not run).
 
     ts: the audit's now, ISO 8601 UTC; now_ms: the same instant in integer milliseconds (None
     only for a hand-made document whose ts is not a timestamp); thresholds: Threshold rows in
     report order; evidence: collector name -> its read-only evidence; findings: the non-ok
-    results, report order; passed: the ok ids; duration_ms: collect + evaluate.
+    results, report order; passed: the ok ids; duration_ms: collect + evaluate; version: the
+    cortex-health release that wrote it (None for lines written before it was recorded).
     """
 
     __slots__ = ()
@@ -142,6 +143,7 @@ class Report(namedtuple("Report", _FIELDS)):
             "root": self.root,
             "duration_ms": self.duration_ms,
             "reason": self.reason,
+            **({} if self.version is None else {"version": self.version}),  # optional: older lines lack it
         }
 
 
@@ -174,6 +176,7 @@ def from_document(document: Mapping[str, Any], *, catalogue: bool = True) -> Rep
         root=document.get("root"),
         duration_ms=document.get("duration_ms"),
         reason=document.get("reason"),
+        version=document.get("version"),
     )
 
 

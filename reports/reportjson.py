@@ -49,7 +49,7 @@ def _need(condition: bool) -> None:
 
 
 def _ordered(doc: Any) -> dict[str, Any]:
-    _need(type(doc) is dict and set(doc) - {"chain"} == set(_TOP))
+    _need(type(doc) is dict and set(doc) - {"version", "chain"} == set(_TOP))
     _need(doc["schema"] == SCHEMA_ID and type(doc["ts"]) is str and doc["overall"] in _OVERALL)
     counts = doc["counts"]
     _need(type(counts) is dict and list(counts) == ["critical", "warn", "ok"])
@@ -66,6 +66,10 @@ def _ordered(doc: Any) -> dict[str, Any]:
     duration = doc["duration_ms"]
     _need(type(duration) in (int, float) and duration >= 0)
     out["duration_ms"] = _float(float(duration))  # the model's float field prints 5 as 5.0
+    version = doc.get("version")
+    if version is not None:
+        _need(type(version) is str and version != "")
+        out["version"] = version
     chain = doc.get("chain")
     if chain is not None:
         _need(type(chain) is dict and set(chain) == {"seq", "prev"} and type(chain["seq"]) is int and chain["seq"] >= 1)

@@ -68,6 +68,8 @@ class HealthReport(_Strict):
     root: str | None
     duration_ms: float = Field(ge=0)
     reason: str | None = Field(description="Why the auditor could not run (overall unknown), else null.")
+    version: str | None = Field(default=None, min_length=1, description="The cortex-health release that wrote "
+                               "the report (absent from reports written before it was recorded).")
     chain: ChainLink | None = Field(default=None, description="Only on lines of memory-health.jsonl: the "
                                     "tamper-evidence link (absent from printed reports).")
 
@@ -84,7 +86,8 @@ def schema_text() -> str:
 def report_json(document: dict[str, Any]) -> str:
     """The compact JSON of a validated report: stdout and the memory-health.jsonl line."""
     model = HealthReport.model_validate(document)
-    return model.model_dump_json(by_alias=True, exclude=None if model.chain else {"chain"})
+    absent = {name for name in ("version", "chain") if getattr(model, name) is None}  # optional: left out, never null
+    return model.model_dump_json(by_alias=True, exclude=absent or None)
 
 
 def write_schema(path: str = SCHEMA_FILE) -> None:

@@ -34,7 +34,6 @@ def test_status_success_envelope(root):
     "args, message",
     [
         (["bogus"], "Unknown command: bogus"),
-        ([], "Unknown command: (missing)"),
         (["status", "--anchor", "x"], "Unknown option for status: --anchor"),
         (["search", "q", "--nope", "1"], "Unknown option for search: --nope"),
         (["search", "q", "--type", "a", "--type", "b"], "Duplicate option: --type"),
@@ -57,11 +56,11 @@ def test_status_success_envelope(root):
     ],
 )
 def test_invalid_usage_is_invalid_input_exit_4(root, args, message):
-    code, env = cortex(*args, "--memory-root", str(root)) if args else cortex()
+    code, env = cortex(*args, "--memory-root", str(root))  # bare `cortex`: tests/test_cortex_terminal.py
     assert code == 4
     assert env["ok"] is False and env["data"] is None
     assert env["error"] == {"code": "invalid_input", "message": message}
-    assert env["command"] == (args[0] if args else "")
+    assert env["command"] == args[0]
 
 
 def test_every_adapter_is_accepted(root):

@@ -138,7 +138,8 @@ def test_expansion(corpus):
     tokens = run(corpus, "search", "fox", "--expand", "r1", "--max-tokens", "12")[1]["data"]["expansion"]
     assert [c["id"] for c in tokens["items"]] == ["r1"] and tokens["truncated"] is True
     code, env = run(corpus, "search", "fox", "--expand", "expired")
-    assert (code, env["error"]) == (3, {"code": "not_found", "message": "Expansion root not found: expired"})
+    assert (code, env["error"]) == (3, {"code": "not_found", "message": "Expansion root not found: expired "
+                                                                     "(expired: valid until 2026-02-01T00:00:00Z)"})
     for opt, value in (("--max-nodes", "101"), ("--max-tokens", "50001"), ("--max-nodes", "0")):
         assert run(corpus, "search", "fox", "--expand", "r1", opt, value)[1]["error"]["message"] == "graph budgets exceed limits"
 

@@ -143,9 +143,9 @@ def test_list_checks_lists_every_collector_id_severity_and_effective_threshold()
     assert "warn" in row and "proposal_backlog = 3 (cli)" in row
     listed = json.loads(health("--list-checks", "--json", "--only", "retrieval").stdout)
     assert {row["collector"] for row in listed} == {"retrieval", None}
+    limit = {"name": "retrieval_stale_ms", "value": 86_400_000, "unit": "ms", "source": "default"}
     assert {"id": "retrieval-stale", "severity": "warn", "collector": "retrieval", "check": "retrieval:latest",
-            "threshold": {"name": "retrieval_stale_ms", "value": 86_400_000, "unit": "ms", "source": "default"}} \
-        in listed
+            "threshold": limit, "thresholds": [limit]} in listed
 
 
 @pytest.mark.parametrize("finding_id", ["markers-corrupt:principal", "index-collector-error", "reviewer-fresh"])

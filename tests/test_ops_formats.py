@@ -67,20 +67,22 @@ def test_nagios_first_line_status_and_length(docs):
     for overall, document in docs.items():
         lines = render("nagios", document).splitlines()
         assert lines[0].startswith(f"CORTEX HEALTH {words[overall]} - "), lines[0]
-        assert len(lines[0]) < 80 and "|" not in lines[0]
+        status, perfdata = lines[0].split(" | ")  # the perfdata on the first line: NRPE v2 keeps it
+        assert len(status) < 80 and perfdata.startswith("'critical'=")
 
 
 def test_nagios_long_ids_are_cut_within_80_characters(docs):
     document = json.loads(json.dumps(docs["critical"]))
     document["findings"] = [dict(document["findings"][0], id=f"very-long-finding-id-number-{i}") for i in range(9)]
-    first = render("nagios", document).splitlines()[0]
-    assert len(first) <= MAX_FIRST_LINE and first.endswith("...")
+    status = render("nagios", document).splitlines()[0].split(" | ")[0]
+    assert len(status) <= MAX_FIRST_LINE and status.endswith("...")
 
 
 def test_nagios_perfdata_follows_the_plugin_api(docs):
     text = render("nagios", docs["warn"])
     assert text.count("|") == 1  # one separator: messages never add a second
-    long_text, perfdata = text.split("|")
+    first, long_text = text.split("\n", 1)
+    perfdata = first.split(" | ")[1]
     assert "[WARNING] retrieval-stale:" in long_text and "[WARNING] proposal-backlog-high:" in long_text
     items = perfdata.split()
     assert items and all(NAGIOS_PERF.fullmatch(item) for item in items), items
@@ -229,9 +231,9 @@ def test_quiet_prints_nothing_when_ok_and_everything_otherwise(tmp_path):
     assert ok.returncode == 0 and ok.stdout == "" and ok.stderr == ""
     warned = health(*base, "--threshold", "proposal_backlog=1")
     assert warned.returncode == 1 and "proposal-backlog-high" in warned.stdout
-    both = health(*base, "-v")
-    assert both.returncode == 3 and both.stdout.startswith("cortex-health UNKNOWN")  # --format text: the usage error too
-    assert "reason: usage: argument -v/--verbose: not allowed with argument --quiet" in both.stdout
+    assert health(*base, "-v").stdout == ""  # -v with --quiet: still nothing when ok
+    both = health(*base, "-v", "--threshold", "proposal_backlog=1")  # and the verbose report otherwise
+    assert both.returncode == 1 and "threshold: proposal_backlog = 1 (cli --threshold)" in both.stdout
 
 
 def test_statusline_format_of_a_fresh_run(docs):

@@ -2,7 +2,8 @@
 
 BASE is the Cortex home (`~/.cortex`), CONTEXT = BASE/context. The audited ROOT may be either.
 The auditor never writes under CONTEXT: its health log is BASE/logs/cortex-health.jsonl (the
-folder where Cortex already keeps its own logs), created by nobody but Cortex.
+folder where Cortex already keeps its own logs); the auditor creates that folder (0700) when
+BASE exists without it, so a first publication does not fail.
 """
 from __future__ import annotations
 
@@ -60,6 +61,11 @@ class DenseLayout(namedtuple("DenseLayout", "root context health_log now_ms cach
     @property
     def log_anchor(self) -> str:
         return os.path.dirname(self.context)
+
+    @property
+    def creates_log_folder(self) -> bool:
+        """BASE/logs is the auditor's own folder beside context/: health.publish creates it when missing."""
+        return True
 
     @property
     def hot_files(self) -> tuple:

@@ -18,6 +18,7 @@ METHOD = {
     "descendant_processes": "len(psutil.Process().children(recursive=True)), maximum over the same samples",
     "disk_growth": "bytes of regular files under the memory directory after the run minus before it",
     "tokenizations": "calls observed by a counting wrapper around the tokenizer handed to rank_bm25",
+    "recall_hook": "first sample, untimed: the hook's query and gate over the valid records (no hot-memory entries)",
 }
 
 
@@ -37,6 +38,8 @@ class RunContext:
     labels: LabelSet
     output_path: str | None
     production_paths: dict[str, str]
+    recall_hook: dict | None = None  # cortex.benchmark.recallhook.report
+    recall_ids: tuple | None = None  # (gated ids, ungated ids) per label
 
 
 def qualified(function: Callable) -> str:
@@ -72,6 +75,7 @@ def build_report(
         ],
         "tokenizer_latency_ratio": _ratio(production.ranking_ms, reference.ranking_ms),
         "progressive_token_reduction": round(1 - progressive / baseline, 6) if baseline else None,
+        "recall_hook": context.recall_hook,
         "measurements": {
             "ranking_runs": production.ranking_runs,
             "query_tokenizations": production.counter.query_calls,
@@ -89,7 +93,10 @@ def build_report(
             "disk_bytes": disk_bytes,
         },
         "queries": [
-            _query(label, returned[index], ascii_returned[index], len(production.first_sample[index]), measured, index)
+            {**_query(label, returned[index], ascii_returned[index], len(production.first_sample[index]), measured,
+                      index),
+             **({} if context.recall_ids is None else {"recall_hook_ids": context.recall_ids[0][index],
+                                                         "recall_hook_ungated_ids": context.recall_ids[1][index]})}
             for index, label in enumerate(labels)
         ],
         "provenance": {

@@ -80,6 +80,29 @@ class QueryResult(_Model):
     injected_tokens_progressive: NonNegativeInt
     ascii_returned_ids: list[str]
     ascii_recall_at_k: Share
+    recall_hook_ids: list[str] | None = Field(default=None, description="what `cortex recall` injects (gated)")
+    recall_hook_ungated_ids: list[str] | None = Field(default=None, description="the top K of every term, ungated")
+
+
+class RecallInjection(_Model):
+    """What one way of injecting put into the prompts of every label (top K, best first)."""
+
+    recall_at_k: Share
+    injected: NonNegativeInt = Field(description="records injected over all labels")
+    false_injections: NonNegativeInt = Field(description="injected records not in the label's expected_ids")
+    known_false_injections: NonNegativeInt = Field(description="injected records in the label's false_ids")
+    queries_without_injection: NonNegativeInt
+
+
+class RecallHook(_Model):
+    """The `cortex recall` prompt hook: gated (content terms, the relevance floor) against ungated (every term)."""
+
+    path: str = Field(description="qualified name of the gate")
+    min_score: NonNegativeFloat = Field(description="the floor's absolute BM25 score (CORTEX_RECALL_MIN_SCORE)")
+    min_share: Share = Field(description="the floor's share of the best score (CORTEX_RECALL_MIN_SHARE)")
+    stopwords: NonNegativeInt = Field(description="how many terms the gate drops from a prompt")
+    gated: RecallInjection
+    ungated: RecallInjection
 
 
 class Measurements(_Model):
@@ -137,6 +160,7 @@ class BenchmarkReport(_Model):
     tokenizer_latency_ratio: NonNegativeFloat | None = Field(description="median ranking time under the production tokenizer / under the ASCII tokenizer (same rankings, interleaved)")
     progressive_token_reduction: float | None = Field(description="1 - progressive/baseline injected tokens")
     measurements: Measurements
+    recall_hook: RecallHook | None = Field(default=None, description="what the recall prompt hook injects")
     corpus: Corpus
     queries: list[QueryResult]
     provenance: Provenance

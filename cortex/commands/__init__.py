@@ -37,6 +37,11 @@ def registry() -> dict[str, CommandSpec]:
     return commands
 
 
+def command_words() -> list[str]:
+    """Every word a command line may start with (for the did-you-mean of an unknown command)."""
+    return sorted({name.split()[0] for name in _COMMAND_MODULES} | {"help"})
+
+
 def commands_for(args: list[str]) -> dict[str, CommandSpec]:
     """Only the specs of the module that serves `args` (none for an unknown command)."""
     name = command_key(args, _COMMAND_MODULES)

@@ -1,6 +1,7 @@
 """Core command `cortex benchmark`: the labeled retrieval benchmark; registered in cortex.commands, run by cortex.cli.
 
     cortex benchmark --labels FILE [--memory-root DIR] [--output PATH] [--samples N] [--top-k K]
+                     [--min-score S] [--min-share F]   (the recall hook's floor, as for `cortex recall`)
 
 The report (`lifeos-cortex-benchmark/v1`) is the envelope's `data`: stdout keeps the
 one-envelope-per-call contract every `cortex` command has, so callers read exit code +
@@ -18,6 +19,8 @@ from cortex.benchmark.instruments import ProcessProbe, file_bytes, tree_bytes
 from cortex.benchmark.labels import check_ids_exist, read_labels
 from cortex.benchmark.output import memory_directory, plan_output, write_new_report
 from cortex.benchmark.progress import progress_bar
+from cortex.benchmark.recallhook import injections
+from cortex.benchmark.recallhook import report as recall_report
 from cortex.benchmark.runner import TokenizerMeter, run_samples
 from cortex.commands.read import QUERY_CHARS, QUERY_TERMS
 from cortex.core.corpus import enumerate_canonical_corpus, pin_canonical_root
@@ -25,6 +28,7 @@ from cortex.core.digest import canonical_corpus_digest
 from cortex.errors import InvalidInput
 from cortex.invocation import CommandSpec, Invocation
 from cortex.core.records import active_records
+from cortex.core.relevance import floor_from
 from cortex.core.search import rank_bm25, to_card
 from cortex.core.timestamps import iso_from_ms, now_ms
 from cortex.core.tokenize import ascii_terms, prepare, terms
@@ -80,6 +84,8 @@ def benchmark(inv: Invocation) -> dict:
             production=production, reference=reference, probe=probe, advance=advance,
         )
     disk_growth = tree_bytes(memory_dir) - disk_before
+    floor = floor_from(inv.options, inv.environ)
+    recall_ids = injections(corpus.records, label_set.labels, now_ms=now, top_k=top_k, floor=floor)
     context = RunContext(
         command=_command_line(inv),
         generated_at=iso_from_ms(now_ms()),
@@ -92,6 +98,8 @@ def benchmark(inv: Invocation) -> dict:
         corpus_digest=canonical_corpus_digest(corpus.records),
         labels=label_set,
         output_path=output_path,
+        recall_hook=recall_report(label_set.labels, *recall_ids, floor),
+        recall_ids=recall_ids,
         production_paths={
             "loader": qualified(enumerate_canonical_corpus),
             "validity": qualified(active_records),
@@ -111,6 +119,6 @@ COMMANDS = [
     CommandSpec(
         "benchmark",
         benchmark,
-        value_options=frozenset({"--labels", "--output", "--samples", "--top-k"}),
+        value_options=frozenset({"--labels", "--output", "--samples", "--top-k", "--min-score", "--min-share"}),
     )
 ]

@@ -14,7 +14,7 @@ import os
 from cortex.core.durable import create_file
 from cortex.errors import InvalidInput
 from cortex.hot.hottemplate import template
-from cortex.invocation import CommandSpec, Invocation
+from cortex.invocation import CommandSpec, Invocation, lifeos_folder_problem
 from cortex.core.jsjson import dumps
 from cortex.review.reviewdefaults import CONFIG_NAME, DEFAULT_CONFIG_TEXT
 from cortex.layout import HOT_FILES, HOT_LABELS, INDEX_POLICY, INDEX_POLICY_FILE, KNOWLEDGE, Layout, OBSERVABILITY, PENDING_PROPOSALS_LOG, STATE
@@ -49,7 +49,11 @@ def init(inv: Invocation) -> dict:
         raise InvalidInput("init accepts no positional arguments")
     if inv.option("--memory-root"):
         raise InvalidInput("init takes --root (the folder that holds LIFEOS), not --memory-root")
-    layout = Layout.from_claude_root(claude_root(inv))
+    root = claude_root(inv)
+    nested = lifeos_folder_problem(root)  # `--root ~/.claude/LIFEOS` would create LIFEOS/LIFEOS/
+    if nested:
+        raise InvalidInput(nested + ("" if inv.option("--root") else " (the root came from CLAUDE_CONFIG_DIR)"))
+    layout = Layout.from_claude_root(root)
     now_iso = iso_from_ms(inv.now_ms())
     memory = _top_level(layout.memory_root)
     for folder in (KNOWLEDGE, OBSERVABILITY, STATE):

@@ -128,7 +128,7 @@ def search(inv: Invocation) -> dict:
             raise InvalidInput("graph budgets exceed limits")
         expansion = expand_graph(valid, expand, nodes, tokens)
         if expansion is None:
-            raise NotFound(f"Expansion root not found: {expand}")
+            raise _not_found(f"Expansion root not found: {expand}", expand, inv, corpus.rows)
         page["expansion"] = expansion
     return page
 
@@ -136,7 +136,8 @@ def search(inv: Invocation) -> dict:
 def timeline(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("timeline accepts no positional arguments")
-    valid = active_records(inv.read_corpus(index=False).rows, inv.now_ms())
+    rows = inv.read_corpus(index=False).rows
+    valid = active_records(rows, inv.now_ms())
     anchor_value = inv.option("--anchor")
     if not anchor_value:
         raise InvalidInput("timeline requires --anchor ID-or-date")
@@ -150,7 +151,7 @@ def timeline(inv: Invocation) -> dict:
     if anchor_record is None:
         anchor_ms = parse_timestamp_ms(anchor_value)
         if anchor_ms is None:
-            raise NotFound(f"Timeline anchor not found: {anchor_value}")
+            raise _not_found(f"Timeline anchor not found: {anchor_value}", anchor_value, inv, rows)
         anchor_date = iso_from_ms(anchor_ms)
     else:
         anchor_ms, anchor_date = anchor_record.created_ms, anchor_record.created
@@ -171,11 +172,28 @@ def _selected(inv: Invocation) -> dict:
     chosen = [by_id.get(record_id) for record_id in inv.positionals]
     missing = list(dict.fromkeys(record_id for record_id, record in zip(inv.positionals, chosen) if record is None))
     if missing:
-        # The reference's message, then the ids (bounded): which ones to fix.
-        named = ", ".join(record_id[:MAX_NAMED_ID_CHARS] for record_id in missing[:MAX_NAMED_IDS])
+        # The reference's message, then the ids (bounded): which ones to fix, and which exist but are not valid now.
+        every = {r.id: r for r in corpus.rows}
+        named = ", ".join(record_id[:MAX_NAMED_ID_CHARS] + _invalid_now(every.get(record_id), inv.now_ms())
+                          for record_id in missing[:MAX_NAMED_IDS])
         more = f" and {len(missing) - MAX_NAMED_IDS} more" if len(missing) > MAX_NAMED_IDS else ""
         raise NotFound(f"One or more records were not found: {named}{more}")
     return {"format": "lifeos-cortex-export/v1", "items": [record.to_json() for record in corpus.full(chosen)]}
+
+
+def _invalid_now(record, now: int) -> str:
+    """` (expired: valid until ...)` or ` (not valid yet: valid from ...)` for a record outside its window, else ''."""
+    if record is None or record.is_valid_at(now):
+        return ""
+    if record.valid_until_ms is not None and now >= record.valid_until_ms:
+        return f" (expired: valid until {record.valid_until})"
+    return f" (not valid yet: valid from {record.valid_from})"
+
+
+def _not_found(message: str, record_id: str, inv: Invocation, rows: list) -> NotFound:
+    """The reference's not_found message, saying so when the id names a record that is not valid now."""
+    record = next((r for r in rows if r.id == record_id), None)
+    return NotFound(message + _invalid_now(record, inv.now_ms()))
 
 
 _SEARCH = frozenset({"--recency", "--expand", "--max-nodes", "--max-tokens"}) | FILTER_OPTIONS

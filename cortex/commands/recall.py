@@ -1,6 +1,7 @@
 """Prompt command: `cortex recall [PROMPT] [--limit K]` for a UserPromptSubmit hook; registered with the CLI.
 
-Prints a bounded <lifeos-recall> context block (nothing when nothing matches) and appends
+Prints a bounded <lifeos-recall> context block (nothing when no record clears the relevance gate:
+content terms only, a score floor, cortex.core.relevance) and appends
 one row to O/memory-retrievals.jsonl. Without PROMPT the Claude Code hook payload on stdin
 supplies `prompt`. A hot path: stdlib only, no envelope; on any error stdout stays empty,
 one line goes to stderr, no row is written and the exit code is 0. Prints nothing and
@@ -14,6 +15,7 @@ from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
+from cortex.core.relevance import floor_from
 from cortex.core.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
 
 
@@ -31,13 +33,15 @@ def recall_command(inv: Invocation) -> tuple[int, str]:
     now = inv.now_ms()
     from cortex.searchcache.loader import load_corpus  # here, not at import: `recall --help` needs no sqlite3
 
+    floor = floor_from(inv.options, inv.environ)
     corpus = load_corpus(layout.memory_root, inv.environ, inv.now_ms, index=True, notes=inv.notices)
     try:
-        result = recall(layout, query, limit, now, corpus)
+        result = recall(layout, query, limit, now, corpus, floor)
     finally:
         corpus.close()
     log_recall(layout, result, now, round((time.perf_counter() - started) * 1000, 3))
     return 0, result.block
 
 
-COMMANDS = [CommandSpec("recall", recall_command, value_options=frozenset({"--limit"}), enveloped=False, error_exit=0)]
+COMMANDS = [CommandSpec("recall", recall_command, value_options=frozenset({"--limit", "--min-score", "--min-share"}), enveloped=False,
+                        error_exit=0)]

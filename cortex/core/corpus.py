@@ -8,7 +8,6 @@ Corpus limits are checked from metadata before any content is read.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -18,11 +17,12 @@ from collections import namedtuple
 from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
                                read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
-from cortex.core.jscompat import JS_DOT, JS_LINE_TERMINATORS, JS_WS, JS_WS_CLASS, js_trim
+from cortex.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
 from cortex.core.privacy import strip_private_content
 from cortex.core.privatejson import strip_private_json
 from cortex.core.privatetags import might_hold_tags
 from cortex.core.records import CortexRecord
+from cortex.core.related import related_ids
 from cortex.core.timestamps import parse_timestamp_ms
 
 MAX_RECORDS = 50_000
@@ -36,16 +36,7 @@ _REQUIRED_JSONL = ("id", "type", "title", "created", "updated", "content")
 _FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
 _FIELD = re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z")
 _QUOTE_ENDS = re.compile(r"\A[\"']|[\"']\Z")
-_LT = re.escape(JS_LINE_TERMINATORS)
 _JSONL_SPLIT = re.compile(r"\r?\n")
-
-
-@functools.cache
-def _related() -> re.Pattern[str]:
-    """The `slug:` lines of a record: ~1 ms to compile, and only a record that names a slug needs it."""
-    return re.compile(
-        rf"(?:\A|(?<=[{_LT}])){JS_WS_CLASS}*-?{JS_WS_CLASS}*slug:{JS_WS_CLASS}*([^{re.escape(JS_WS)}#]+){JS_DOT}*(?=[{_LT}]|\Z)"
-    )
 
 
 class Corpus(namedtuple("Corpus", "root files records")):
@@ -125,21 +116,15 @@ def validated_record(fields: tuple) -> CortexRecord:
     return record
 
 
-def _related_slugs(content: str) -> list[str]:
-    if "slug:" not in content:  # the common case; the full pattern is comparatively slow
-        return []
-    return [_scalar(m.group(1)) for m in _related().finditer(content)]
-
-
 def parse_markdown(path: str, root: str) -> CortexRecord:
     rel = os.path.relpath(path, root)
     raw = read_canonical_utf8(path, rel)
     content = strip_private_content(raw)
     fields = frontmatter_fields(content)
     created = fields.get("created") or fields.get("date") or fields.get("ts") or EPOCH_ISO
-    path_id = "path:" + hashlib.sha256(rel.encode("utf-8")).hexdigest()[:16]
+    record_id = fields.get("id") or "path:" + hashlib.sha256(rel.encode("utf-8")).hexdigest()[:16]
     return validated_record((
-        fields.get("id") or path_id,  # id
+        record_id,
         fields.get("type") or ("work" if "WORK/" in rel else "memory"),  # type
         fields.get("title") or fields.get("name") or rel,  # title
         created,
@@ -148,7 +133,7 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
         fields.get("source_session") or None,  # session
         rel,  # path
         content,
-        _related_slugs(content),  # related
+        related_ids(content, fields.get("related"), f"{record_id} in {rel}"),  # related
         fields.get("valid_from") or None,
         fields.get("valid_until") or None,
     ))

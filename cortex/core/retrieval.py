@@ -3,7 +3,8 @@
 The corpus is the read contract's (cortex.core.corpus: KNOWLEDGE/ and M/*_MEMORY.md), valid
 now, plus every valid entry of the two hot files as its own record (they live under
 LIFEOS/USER, outside the memory root). The answer is a bounded context block: at most
-`limit` results, each snippet cut, the whole block capped. One row is appended to
+`limit` results that clear the relevance gate (cortex.core.relevance: content terms only, a
+score floor), each snippet cut, the whole block capped. One row is appended to
 O/memory-retrievals.jsonl per recall: {ts, query_hash, returned_count, duration_ms,
 top_score?} — the query itself is never stored, only the sha256 of its UTF-8 text (after
 private spans are removed, so a private span cannot be confirmed by hashing guesses).
@@ -25,6 +26,7 @@ from cortex.evidencerows import RetrievalRow
 from cortex.layout import Layout, OBSERVABILITY, RETRIEVALS_LOG
 from cortex.core.privacy import strip_private_content
 from cortex.core.records import CortexRecord, active_records
+from cortex.core.relevance import DEFAULT_FLOOR, Floor, content_terms, relevant
 from cortex.core.safeio import read_bounded
 from cortex.core.safepaths import memory_dir
 from cortex.core.search import Ranked, round6
@@ -73,9 +75,10 @@ def hot_records(layout: Layout) -> list[CortexRecord]:
 
 
 def bounded_query(query: str) -> str:
-    """The text searched: private spans removed, cut, and at most MAX_QUERY_TERMS distinct terms."""
+    """The text searched: private spans removed, cut, and at most MAX_QUERY_TERMS distinct content terms
+    (stopwords dropped: cortex.core.relevance)."""
     text = strip_private_content(query)[:MAX_QUERY_CHARS]
-    return " ".join(list(dict.fromkeys(terms(text)))[:MAX_QUERY_TERMS])
+    return " ".join(content_terms(list(dict.fromkeys(terms(text))))[:MAX_QUERY_TERMS])
 
 
 def _snippet(record: CortexRecord) -> str:
@@ -96,13 +99,14 @@ def _block(ranked) -> tuple[str, int]:
     return "<lifeos-recall>\n" + "\n\n".join(parts) + "\n</lifeos-recall>\n", len(parts)
 
 
-def recall(layout: Layout, query: str, limit: int, now_ms: int, corpus=None) -> Recall:
-    """`corpus`: the read corpus (cached or not, cortex.searchcache); by default the files are parsed."""
+def recall(layout: Layout, query: str, limit: int, now_ms: int, corpus=None, floor: Floor = DEFAULT_FLOOR) -> Recall:
+    """`corpus`: the read corpus (cached or not, cortex.searchcache); by default the files are parsed.
+    Only records that reach `floor` (cortex.core.relevance) are injected."""
     stripped = strip_private_content(query)
     searched = bounded_query(stripped)
     corpus = enumerate_canonical_corpus(layout.memory_root) if corpus is None else corpus
     rows = active_records(corpus.rows, now_ms)
-    ranked = corpus.rank(rows, searched, hot_records(layout), limit=limit) if searched else []
+    ranked = relevant(corpus.rank(rows, searched, hot_records(layout), limit=limit), floor) if searched else []
     ranked = [Ranked(record, row.score) for record, row in zip(corpus.full([row.record for row in ranked]), ranked)]
     block, returned = _block(ranked)
     top = round6(ranked[0].score) if returned else None

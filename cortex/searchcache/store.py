@@ -17,8 +17,9 @@ from collections import namedtuple
 from cortex.core.cachedir import FILE_MODE
 from cortex.searchcache.location import probe_files, remove_files
 
-# Bump when the stored shape or checksums change; byte order and marshal version are part of the blobs' meaning.
-# 2: every checksum binds its value to its key and its file's identity (issue 21).
+# Bump when the stored shape or checksums change, or what the loader makes of a file; byte order and marshal
+# version are part of the blobs' meaning. 2: every checksum binds its value to its key and its file's identity
+# (issue 21), and frontmatter `related` lists are read.
 SCHEMA_VERSION = f"cortex-search-cache/2;{sys.byteorder};marshal4"
 PAGE_SIZE = 16384
 BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write

@@ -16,15 +16,22 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-class Problem(namedtuple("Problem", "id severity meaning causes fix threshold fixed", defaults=(None, None))):
+class Problem(namedtuple("Problem", "id severity meaning causes fix threshold fixed also_thresholds",
+                         defaults=(None, None, ()))):
     """A non-ok finding id and everything an operator needs to act on it.
 
     id, meaning, fix: str; severity: str (warn | critical); causes: tuple[str, ...]; threshold: str | None
     (the thresholds.defaults name it is compared with); fixed: int | None (a limit its rule fixes instead, not
-    configurable: explain, -v and the dashboard all show it).
+    configurable: explain, -v and the dashboard all show it); also_thresholds: tuple[str, ...] (further names
+    it is compared with, e.g. a byte cap beside a line cap).
     """
 
     __slots__ = ()
+
+    @property
+    def threshold_names(self) -> tuple[str, ...]:
+        """Every threshold this id is compared with, the main one first."""
+        return ((self.threshold,) if self.threshold else ()) + tuple(self.also_thresholds)
 
 
 class Check(namedtuple("Check", "key summary ok problems collector", defaults=((), None))):

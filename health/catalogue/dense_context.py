@@ -7,8 +7,13 @@ from health.catalogue import Check, Problem
 REGEN = "Rebuild the indexes with the Cortex memory-index job (or let the server rebuild them); never edit index.md by hand."
 
 
+CAPS = ("dc_status_max_lines", "dc_status_max_bytes", "dc_agents_max_lines", "dc_agents_max_bytes")
+
+
 def P(id, severity, meaning, causes, fix, threshold=None):  # noqa: N802 - reads like the Problem rows it builds
-    return Problem(id, severity, meaning, tuple(causes), fix, threshold)
+    """A Problem; `threshold` is one name or a tuple of names (the first is the main one)."""
+    names = (threshold,) if isinstance(threshold, str) or threshold is None else tuple(threshold)
+    return Problem(id, severity, meaning, tuple(causes), fix, names[0], names[1:])
 
 
 CHECKS = (
@@ -30,10 +35,10 @@ CHECKS = (
         P("dc-cap-exceeded:{path}", "warn", "A capped file is over its cap: STATUS.md and ISSUES.md 80 lines or "
           "6 KB, AGENTS.md 120 lines or 8 KB (the context-injection budget).", ["the status-md-guard hook is not "
           "installed", "the file was edited outside the agent"], "Shrink the file: keep pointers, move durable facts "
-          "to atoms or decision records, delete resolved issues.", "dc_status_max_lines"),
+          "to atoms or decision records, delete resolved issues.", CAPS),
         P("dc-cap-pressure:{path}", "warn", "A capped file is at 90 % or more of a cap; the next edit may be refused "
           "by the guard hook.", ["STATUS.md growing with project age instead of state", "an AGENTS.md listing files "
-          "one by one"], "Trim the file now, before the guard refuses an edit.", "dc_agents_max_lines"),
+          "one by one"], "Trim the file now, before the guard refuses an edit.", CAPS),
         P("dc-cap-unreadable:{path}", "warn", "A capped file could not be measured (symlink, not a regular file, "
           "unreadable).", ["a symlink or folder with the file's name", "permissions"],
           "Make it a readable regular file."),

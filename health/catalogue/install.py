@@ -17,7 +17,7 @@ CHECKS = (
             ("an update or a clean-up deleted it", "the install was copied without the hooks folder",
              "the tree is cortex-native but settings.json does not register the cortex hooks yet"),
             "Reinstall the LifeOS hooks (or restore the file from the release); for a cortex install, register the "
-            "cortex hook commands in settings.json (README: the memory loop) so the .ts files are not required."),
+            "cortex hook commands in settings.json (docs/memory-loop.md) so the .ts files are not required."),
     )),
     Check("install:tool-files", "each LifeOS memory tool exists under ROOT/LIFEOS/TOOLS/ (lifeos-native)",
           ok=("tool-file-present:{file}",), problems=(
@@ -54,7 +54,7 @@ CHECKS = (
             "A memory hook is registered in no settings layer: this install does not run that part of the memory "
             "loop (expected on a public skill install; a gap on a personal one).",
             ("the memory loop was never wired into this agent", "a cortex-native install registers only some hooks"),
-            "Register the hook (README: the memory loop shows the settings.json block) or accept the warning on "
+            "Register the hook (docs/memory-loop.md shows the settings.json block) or accept the warning on "
             "an install that deliberately runs without it."),
     )),
     Check("install:commands", "every registered hook command resolves to an executable (cortex-native)",

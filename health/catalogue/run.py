@@ -67,10 +67,11 @@ OUTCOMES = (
     Check("publish:health-log", "the report was appended to memory-health.jsonl", ok=(), problems=(
         Problem(
             "health-log-append-failed", "warn",
-            "The report could not be appended to O/memory-health.jsonl, so the status line and the history do "
-            "not see this run.",
+            "The report could not be appended to O/memory-health.jsonl (Dense Context: <cortex home>/logs/"
+            "cortex-health.jsonl, whose folder the auditor creates), so the status line and the history do not "
+            "see this run.",
             ("the log replaced by a directory or symlink", "another run held the lock for more than 5 s",
-             "a read-only or full file system"),
+             "a read-only or full file system", "the LifeOS OBSERVABILITY folder is missing (cortex init creates it)"),
             "Make memory-health.jsonl a regular writable file (or remove it so it is recreated); check for a stuck "
             "cortex-health process holding memory-health.jsonl.lock."),
     )),

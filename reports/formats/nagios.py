@@ -1,12 +1,15 @@
 """Report stage format `nagios`: plugin output for Nagios, Icinga, Naemon, Sensu and check_mk.
 
 Chosen with --format nagios; the exit code is already the plugin's (0 OK, 1 WARNING,
-2 CRITICAL, 3 UNKNOWN). Output follows the plugin API: a first line under 80 characters
-`CORTEX HEALTH WARNING - <summary>`, then one detail line per finding and an `ok:` line
-(long output), the last of them followed by `| <perfdata>` and one perfdata item per
-further line. Perfdata is `'label'=value[UOM];warn;crit;min;max`. The whole first line is
-left to the summary, so all perfdata sits after the long output, where the plugin API
-allows it. A `|` inside a message would start perfdata, so text is stripped of it.
+2 CRITICAL, 3 UNKNOWN). Output follows the plugin guidelines: a first line
+`CORTEX HEALTH WARNING - <summary> | <perfdata>` whose summary stays under 80 characters,
+then the long text (one line per finding and an `ok:` line). The perfdata sits on the first
+line because NRPE v2 passes on only the first 1,023 bytes of a plugin's output: whatever
+follows may be cut, so the first line (with its newline) stays within that and any perfdata
+item that would not fit goes after the long text (`| ...` on its last line, one item per
+further line), where the plugin API also allows it. Perfdata is
+`'label'=value[UOM];warn;crit;min;max`. A `|` inside a message would start perfdata, so text
+is stripped of it.
 """
 from __future__ import annotations
 
@@ -18,7 +21,8 @@ from reports.report import Report
 from reports.severity import worst_first
 
 STATE = {"ok": "OK", "warn": "WARNING", "critical": "CRITICAL", "unknown": "UNKNOWN"}
-MAX_FIRST_LINE = 79
+MAX_FIRST_LINE = 79  # the status and summary before the perfdata
+NRPE_V2_BYTES = 1023  # what NRPE v2 relays of a plugin's output (its 1 KiB buffer less the NUL)
 UOM = {"seconds": "s", "bytes": "B", "count": ""}
 
 
@@ -71,15 +75,28 @@ def first_line(report: Report) -> str:
 
 def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
-    lines = [first_line(report)]
-    for item in worst_first(report.findings):
-        lines.append(f"[{STATE.get(item.severity, 'UNKNOWN')}] {clean(item.id)}: {clean(item.message)}")
+    long_text = [f"[{STATE.get(item.severity, 'UNKNOWN')}] {clean(item.id)}: {clean(item.message)}"
+                 for item in worst_first(report.findings)]
     if report.overall == "unknown":
-        lines.append(f"reason: {clean(report.reason or 'unknown')}")
+        long_text.append(f"reason: {clean(report.reason or 'unknown')}")
     else:
-        lines.append(f"ok: {', '.join(clean(i) for i in report.ok_summary) or '(none)'}")
-    more = [perf("critical", report.counts.critical, crit=0), perf("warn", report.counts.warn, warn=0)]
-    more += [measurement_perf(item) for item in measurements(report)]
-    lines[-1] += " | " + more[0]
-    lines.extend(more[1:])
-    out.write("\n".join(lines) + "\n")
+        long_text.append(f"ok: {', '.join(clean(i) for i in report.ok_summary) or '(none)'}")
+    perfdata = [perf("critical", report.counts.critical, crit=0), perf("warn", report.counts.warn, warn=0)]
+    perfdata += [measurement_perf(item) for item in measurements(report)]
+    first, later = first_line_with_perfdata(first_line(report), perfdata)
+    if later:
+        long_text[-1] += " | " + later[0]
+        long_text.extend(later[1:])
+    out.write("\n".join([first, *long_text]) + "\n")
+
+
+def first_line_with_perfdata(status: str, perfdata: list[str]) -> tuple[str, list[str]]:
+    """(status | as many perfdata items as fit NRPE v2's budget, the items left for after the long text)."""
+    line, used = status, len(status.encode("utf-8")) + 1  # + the newline
+    for index, item in enumerate(perfdata):
+        separator = " | " if index == 0 else " "
+        cost = len((separator + item).encode("utf-8"))
+        if used + cost > NRPE_V2_BYTES:
+            return line, perfdata[index:]
+        line, used = line + separator + item, used + cost
+    return line, []

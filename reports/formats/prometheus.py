@@ -4,7 +4,12 @@ Chosen with --format prometheus; health.run also writes it to --prometheus-textf
 (atomically, mode 0644). Every metric is a gauge named cortex_health_* with base units in
 its name and HELP/TYPE lines, one family per reports.measurements.series (the OTLP metrics
 carry the same series). Severities are numbers so alerts can compare them:
-0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run).
+0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run). Numbers are printed
+shortest-exact (repr of the float, integers without a decimal point). A label value never
+carries an absolute path: a check id that names a program by path (hook-command-resolved:
+Stop:/home/ana/.venv/bin/cortex) is labelled by the program's name alone (the path differs
+per install and would split one series per venv); ids that collapse into one label keep
+the worst severity.
 """
 from __future__ import annotations
 

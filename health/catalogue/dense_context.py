@@ -13,7 +13,7 @@ CAPS = ("dc_status_max_lines", "dc_status_max_bytes", "dc_agents_max_lines", "dc
 def P(id, severity, meaning, causes, fix, threshold=None):  # noqa: N802 - reads like the Problem rows it builds
     """A Problem; `threshold` is one name or a tuple of names (the first is the main one)."""
     names = (threshold,) if isinstance(threshold, str) or threshold is None else tuple(threshold)
-    return Problem(id, severity, meaning, tuple(causes), fix, names[0], names[1:])
+    return Problem(id, severity, meaning, tuple(causes), fix, names[0], also_thresholds=names[1:])
 
 
 CHECKS = (

@@ -32,8 +32,11 @@ def run(
     memory_root: str | None = None,
     stdin: TextIO | None = None,
     stderr: TextIO | None = None,
+    builds: list | None = None,
 ) -> tuple[int, dict | str]:
-    """Run one command in-process; returns (exit code, envelope dict or raw text)."""
+    """Run one command in-process; returns (exit code, envelope dict or raw text). `builds`: a list
+    receives the search cache's build work for the caller to run after the answer (else it runs
+    before this returns)."""
     from cortex.commands import commands_for
     from cortex.envelope_data import failure, success
 
@@ -46,11 +49,11 @@ def run(
     gcpause.resume()
     named, _words = find_command(args, commands)
     if named is not None and not named.enveloped:
-        return _run_plain(named, args, commands, environ, memory_root, stdin, stderr)
+        return _run_plain(named, args, commands, environ, memory_root, stdin, stderr, builds)
     command = named.name if named is not None else (args[0] if args else "")
     try:
         spec, options, positionals = parse_arguments(args, commands)
-        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin, builds)
         try:
             envelope = success(command, spec.handler(invocation))
         finally:
@@ -81,11 +84,12 @@ def _help(args: list[str]) -> tuple[int, dict | str] | None:
     return 0, command_help(name)
 
 
-def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_root, stdin, stderr) -> tuple[int, str]:
+def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_root, stdin, stderr,
+               builds: list | None = None) -> tuple[int, str]:
     """A hook command: its (exit code, text), or nothing on stdout and one stderr line on any error."""
     try:
         spec, options, positionals = parse_arguments(args, commands)
-        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin, builds)
         try:
             result = spec.handler(invocation)
         finally:
@@ -119,8 +123,9 @@ def _checked(envelope: dict) -> tuple[int, dict]:
 def main(argv: Sequence[str] | None = None) -> int:
     gcpause.pause()  # resumed once the command's module is loaded (run)
     args = sys.argv[1:] if argv is None else list(argv)
+    builds: list = []  # search cache work this call leaves for after its answer (cortex.searchcache.builder)
     try:
-        code, output = run(args)
+        code, output = run(args, builds=builds)
         text = output if isinstance(output, str) else dumps(output) + "\n"
     except Exception as error:  # noqa: BLE001 - last line of defence
         from cortex.envelope_data import failure
@@ -135,6 +140,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away; do not die with a traceback on interpreter shutdown.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if builds:
+        from cortex.searchcache.builder import run_deferred
+
+        write_quietly(sys.stderr, "")  # flushed: the child must not write the parent's buffered text again
+        run_deferred(builds)  # a detached child indexes what this call read afresh; this process exits now
     return code
 
 

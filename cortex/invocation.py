@@ -54,13 +54,15 @@ class Invocation:
     `notices` (lines for a human on stderr after the envelope; stdout is unchanged).
     """
 
-    __slots__ = ("command", "options", "positionals", "environ", "memory_root_override", "stdin", "_cache", "notices")
+    __slots__ = ("command", "options", "positionals", "environ", "memory_root_override", "stdin", "_cache", "notices",
+                 "builds")
 
     def __init__(self, command: str, options: dict[str, str | bool], positionals: list[str],
                  environ: Mapping[str, str], memory_root_override: str | None = None,
-                 stdin: TextIO | None = None) -> None:
+                 stdin: TextIO | None = None, builds: list | None = None) -> None:
         self.command, self.options, self.positionals, self.environ = command, options, positionals, environ
         self.memory_root_override, self.stdin = memory_root_override, stdin
+        self.builds = builds  # where the search cache leaves its build work (cortex.cli.main runs it after the answer)
         self._cache: dict = {}
         self.notices: list[str] = []
 
@@ -122,7 +124,8 @@ class Invocation:
             from cortex.searchcache.loader import load_corpus
 
             self._cache[key] = self.loaded(
-                lambda root: load_corpus(root, self.environ, self._stamp, index=index, notes=self.notices))
+                lambda root: load_corpus(root, self.environ, self._stamp, index=index, notes=self.notices,
+                                         builds=self.builds))
         return self._cache[key]
 
     def _stamp(self) -> int:

@@ -67,6 +67,7 @@ class ColdCorpus:
     __slots__ = ("root", "files", "records", "_job", "_builds")
     full = Corpus.full
     rank = Corpus.rank
+    rank_page = Corpus.rank_page
 
     def __init__(self, root: str, files: tuple[str, ...], records: list[CortexRecord], job: BuildJob | None,
                  builds: list | None) -> None:
@@ -188,15 +189,20 @@ class CachedCorpus:
             self._recover(error)
             return self.full(rows)
 
-    def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None):
+    def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None,
+             counted: bool = False):
         self._count_query(query)
         everything = len(rows) == len(self.rows)
         try:
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
+            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit, counted)
         except _DAMAGE as error:
             self._recover(error)
             self._count_query(query)  # the files read again are counted per query too
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
+            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit, counted)
+
+    def rank_page(self, rows: list, query: str, limit: int) -> tuple[list, int]:
+        """The best `limit` of rank's order and how many rows it ranks in all."""
+        return self.rank(rows, query, limit=limit, counted=True)
 
     def _count_query(self, query: str) -> None:
         """Token counts and this query's postings for the files read afresh (as the uncached path counts them)."""

@@ -61,23 +61,25 @@ def take_lock(db_path: str) -> int | None:
     return fd
 
 
-def run_deferred(jobs: list[BuildJob]) -> None:
+def run_deferred(jobs: list[BuildJob]) -> bool:
     """After the answer is printed: fork one detached builder for the deferred jobs (none when a
-    builder of that cache already runs). The caller goes on to exit; the child never returns."""
+    builder of that cache already runs); whether one was started. The caller goes on to exit; the
+    child never returns."""
     if not jobs:
-        return
+        return False
     lock = take_lock(jobs[0].path)
     if lock is None:
-        return
+        return False
     try:
         pid = os.fork()
     except OSError:
         os.close(lock)
-        return
+        return False
     if pid:
         os.close(lock)  # the child holds the lock (the same open file) until it exits
-        return
+        return True
     _child(jobs)
+    return False  # never reached: the child leaves through os._exit
 
 
 def _child(jobs: list[BuildJob]) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence  # not typing: 6 ms of start-up fo
 from io import TextIOBase as TextIO
 
 from cortex.errors import CortexError
-from cortex.invocation import CommandSpec, Invocation, find_command, parse_arguments
+from cortex.invocation import CommandSpec, Invocation, find_command, help_request, parse_arguments
 from cortex.core import gcpause
 from cortex.core.jsjson import dumps
 from cortex.core.safeio import write_quietly
@@ -69,11 +69,11 @@ def run(
 
 def _help(args: list[str]) -> tuple[int, dict | str] | None:
     """(0, usage text) for a help request, an invalid_input envelope for help on an unknown command, else None."""
-    from cortex.helptext import command_help, help_request, overview, topic
-
     words = help_request(args)
     if words is None:
         return None
+    from cortex.helptext import command_help, overview, topic
+
     if not words:
         return 0, overview()
     name = topic(words)

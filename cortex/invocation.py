@@ -251,3 +251,21 @@ def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec]) -> tup
     if adapter is not None and adapter not in ADAPTERS:
         raise InvalidInput(f"--adapter must be one of: {', '.join(ADAPTERS)}")
     return spec, options, positionals
+
+
+def help_request(args: list[str]) -> list[str] | None:
+    """The words a help request is about ([] for the overview), or None when `args` ask for no help
+    (here, not in cortex.helptext: a command that is not a help request never imports the help text).
+
+    `cortex --help|-h`, `cortex help [COMMAND]` and `cortex COMMAND ... --help`. A bare `-h`
+    after a command is not help: `cortex search -h` searches for "h", as the reference does.
+    """
+    if not args:
+        return None
+    if args[0] in ("--help", "-h"):
+        return []
+    if args[0] == "help":
+        return args[1:]
+    if "--help" in args:
+        return [word for word in args[: args.index("--help")] if not word.startswith("-")][:2]
+    return None

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence  # not typing: 6 ms of start-up fo
 from io import TextIOBase as TextIO
 
 from cortex.errors import CortexError
-from cortex.invocation import CommandSpec, Invocation, find_command, options_first, parse_arguments
+from cortex.invocation import CommandSpec, Invocation, find_command, help_request, options_first, parse_arguments
 from cortex.core import gcpause
 from cortex.core.jsjson import dumps
 from cortex.core.safeio import write_quietly
@@ -36,8 +36,11 @@ def run(
     memory_root: str | None = None,
     stdin: TextIO | None = None,
     stderr: TextIO | None = None,
+    builds: list | None = None,
 ) -> tuple[int, dict | str]:
-    """Run one command in-process; returns (exit code, envelope dict or raw text)."""
+    """Run one command in-process; returns (exit code, envelope dict or raw text). `builds`: a list
+    receives the search cache's build work for the caller to run after the answer (else it runs
+    before this returns)."""
     from cortex.commands import command_words, commands_for
     from cortex.envelope_data import failure, success
 
@@ -50,11 +53,11 @@ def run(
     gcpause.resume()
     named, _words = find_command(args, commands)
     if named is not None and not named.enveloped:
-        return _run_plain(named, args, commands, environ, memory_root, stdin, stderr)
+        return _run_plain(named, args, commands, environ, memory_root, stdin, stderr, builds)
     command = named.name if named is not None else (args[0] if args else "")
     try:
         spec, options, positionals = parse_arguments(args, commands, () if named else command_words())
-        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin, builds)
         try:
             envelope = success(command, spec.handler(invocation))
         finally:
@@ -75,11 +78,11 @@ def _help(args: list[str]) -> tuple[int, dict | str] | None:
         from cortex.core.version import banner
 
         return 0, banner("cortex")
-    from cortex.helptext import command_help, help_request, overview, topic
-
     words = help_request(args)
     if words is None:
         return None
+    from cortex.helptext import command_help, overview, topic
+
     if not words:
         return 0, overview()
     name = topic(words)
@@ -90,11 +93,12 @@ def _help(args: list[str]) -> tuple[int, dict | str] | None:
     return 0, command_help(name)
 
 
-def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_root, stdin, stderr) -> tuple[int, str]:
+def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_root, stdin, stderr,
+               builds: list | None = None) -> tuple[int, str]:
     """A hook command: its (exit code, text), or nothing on stdout and one stderr line on any error."""
     try:
         spec, options, positionals = parse_arguments(args, commands)
-        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin)
+        invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin, builds)
         try:
             result = spec.handler(invocation)
         finally:
@@ -128,8 +132,9 @@ def _checked(envelope: dict) -> tuple[int, dict]:
 def main(argv: Sequence[str] | None = None) -> int:
     gcpause.pause()  # resumed once the command's module is loaded (run)
     args = sys.argv[1:] if argv is None else list(argv)
+    builds: list = []  # search cache work this call leaves for after its answer (cortex.searchcache.builder)
     try:
-        code, output = run(args)
+        code, output = run(args, builds=builds)
         text = output if isinstance(output, str) else dumps(output) + "\n"
         if not options_first(args):  # no command at all: a person at a terminal reads the usage
             text = _missing_command(text)
@@ -146,6 +151,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away; do not die with a traceback on interpreter shutdown.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if builds:
+        from cortex.searchcache.builder import run_deferred
+
+        write_quietly(sys.stderr, "")  # flushed: the child must not write the parent's buffered text again
+        # A detached child indexes what this call read afresh. When this is the program itself (no argv
+        # given), it ends at once: the interpreter's teardown would write to, and so copy, every page it
+        # shares with the child (at 50,000 records ~7% of the call).
+        if run_deferred(builds) and argv is None:
+            os._exit(code)
     return code
 
 

@@ -190,20 +190,3 @@ def command_help(name: str) -> str:
     if example:
         parts += ["", "Example:", f"  {example}"]
     return "\n".join(parts) + "\n"
-
-
-def help_request(args: list[str]) -> list[str] | None:
-    """The words a help request is about ([] for the overview), or None when `args` ask for no help.
-
-    `cortex --help|-h`, `cortex help [COMMAND]` and `cortex COMMAND ... --help`. A bare `-h`
-    after a command is not help: `cortex search -h` searches for "h", as the reference does.
-    """
-    if not args:
-        return None
-    if args[0] in ("--help", "-h"):
-        return []
-    if args[0] == "help":
-        return args[1:]
-    if "--help" in args:
-        return [word for word in args[: args.index("--help")] if not word.startswith("-")][:2]
-    return None

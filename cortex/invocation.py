@@ -54,13 +54,15 @@ class Invocation:
     `notices` (lines for a human on stderr after the envelope; stdout is unchanged).
     """
 
-    __slots__ = ("command", "options", "positionals", "environ", "memory_root_override", "stdin", "_cache", "notices")
+    __slots__ = ("command", "options", "positionals", "environ", "memory_root_override", "stdin", "_cache", "notices",
+                 "builds")
 
     def __init__(self, command: str, options: dict[str, str | bool], positionals: list[str],
                  environ: Mapping[str, str], memory_root_override: str | None = None,
-                 stdin: TextIO | None = None) -> None:
+                 stdin: TextIO | None = None, builds: list | None = None) -> None:
         self.command, self.options, self.positionals, self.environ = command, options, positionals, environ
         self.memory_root_override, self.stdin = memory_root_override, stdin
+        self.builds = builds  # where the search cache leaves its build work (cortex.cli.main runs it after the answer)
         self._cache: dict = {}
         self.notices: list[str] = []
 
@@ -122,7 +124,8 @@ class Invocation:
             from cortex.searchcache.loader import load_corpus
 
             self._cache[key] = self.loaded(
-                lambda root: load_corpus(root, self.environ, self._stamp, index=index, notes=self.notices))
+                lambda root: load_corpus(root, self.environ, self._stamp, index=index, notes=self.notices,
+                                         builds=self.builds))
         return self._cache[key]
 
     def _stamp(self) -> int:
@@ -289,3 +292,21 @@ def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec],
     if adapter is not None and adapter not in ADAPTERS:
         raise InvalidInput(f"--adapter must be one of: {', '.join(ADAPTERS)}")
     return spec, options, positionals
+
+
+def help_request(args: list[str]) -> list[str] | None:
+    """The words a help request is about ([] for the overview), or None when `args` ask for no help
+    (here, not in cortex.helptext: a command that is not a help request never imports the help text).
+
+    `cortex --help|-h`, `cortex help [COMMAND]` and `cortex COMMAND ... --help`. A bare `-h`
+    after a command is not help: `cortex search -h` searches for "h", as the reference does.
+    """
+    if not args:
+        return None
+    if args[0] in ("--help", "-h"):
+        return []
+    if args[0] == "help":
+        return args[1:]
+    if "--help" in args:
+        return [word for word in args[: args.index("--help")] if not word.startswith("-")][:2]
+    return None

@@ -208,21 +208,6 @@ def test_the_inlined_score_is_term_score():
         assert (lambda seq: idf * tf * 2.5 / (tf + [norm][seq]))(0) == term_score(idf, tf, norm)
 
 
-def test_a_cold_call_stores_its_work_as_it_goes(tree, tmp_path, monkeypatch):
-    """A first call killed before it ends (a hook's time limit) still leaves what it read in the cache."""
-    from cortex.searchcache import loader
-
-    environ = env(tmp_path)
-    monkeypatch.setattr(loader, "FLUSH_EVERY_S", 0.0)
-    corpus = loader.load_corpus(str(tree), environ, lambda: 0, index=True, notes=[])
-    try:
-        assert cache_status(tree, environ)["indexed"] >= 2  # stored before the call ended
-    finally:
-        corpus.close()
-    assert cache_status(tree, environ)["indexed"] == 3
-    assert call(tree, environ, "search", "tea") == call(tree, {**environ, "CORTEX_CACHE": "off"}, "search", "tea")
-
-
 def test_concurrent_processes_share_the_cache_safely(tree, tmp_path):
     """Two real processes filling and reading one cache at once: every answer is the uncached one."""
     import subprocess
@@ -240,26 +225,24 @@ def test_concurrent_processes_share_the_cache_safely(tree, tmp_path):
     assert call(tree, environ, "cache", "verify")[1]["data"]["ok"] is True
 
 
-def test_a_cold_call_indexes_within_its_budget_and_ranks_the_rest_as_uncached(tree, tmp_path, monkeypatch):
-    """Past its indexing budget a call counts the query's terms per file (as the uncached path does):
-    the answers never change, and each later call indexes a budget's worth more until all are warm."""
-    from cortex.searchcache import loader
-
+def test_files_without_an_entry_are_ranked_as_uncached_and_stored_after_the_answer(tree, tmp_path):
+    """A call with some files cached and some not (a new file, a CJK one) counts the query's terms in
+    the fresh ones as the uncached path does: the answers never change, and the files it read are
+    indexed once it has answered (in-process: before run returns), so the next call is warm."""
+    environ = env(tmp_path)
+    off = {**environ, "CORTEX_CACHE": "off"}
+    call(tree, environ, "search", "tea")
+    assert cache_status(tree, environ)["indexed"] == 3
     cjk = tree / "KNOWLEDGE" / "n3.jsonl"
     cjk.write_text(rows("c3", word="茶") + rows("d3", word="tea 茶会"))
     os.utime(cjk, ns=(OLD_NS, OLD_NS + 3))
-    sizes = sorted(path.stat().st_size for path in (tree / "KNOWLEDGE").iterdir())
-    monkeypatch.setattr(loader, "INDEX_BUDGET_BYTES", sizes[-1])  # room for one file per call
-    environ = env(tmp_path)
-    off = {**environ, "CORTEX_CACHE": "off"}
     queries = (("search", "tea"), ("search", "green notes about b1 coffee tea a2 c3 d3"), ("search", "茶"),
-               ("search", "会"), ("search", "tea", "--limit", "2"), ("recall", "green tea"))
+               ("search", "会"), ("search", "tea", "--limit", "2"), ("recall", "green tea"), ("get", "c3", "a1"))
     indexed = []
-    for argv in queries * 2:
+    for argv in queries:
         assert call(tree, environ, *argv) == call(tree, off, *argv), argv
         indexed.append(cache_status(tree, environ)["indexed"])
-    assert indexed[:4] == [1, 2, 3, 4] and set(indexed[4:]) == {4}
-
+    assert indexed == [4] * len(queries)
 
 
 def test_the_auditor_and_cache_status_count_the_same_files(tree, tmp_path):

@@ -112,6 +112,8 @@ def answers(memory: Path, environ: dict) -> list:
         out.append(run(["search", query, *root], environ=environ))
     out.append(run(["search", "alpha tea", "--type", "note", "--page-size", "2", "--page", "2", "--recency", "1", *root],
                    environ=environ))
+    for page, size in (("1", "1"), ("2", "2"), ("3", "1")):  # a page's head of the order (no recency: top-k)
+        out.append(run(["search", "alpha tea green", "--page", page, "--page-size", size, *root], environ=environ))
     out.append(run(["search", "alpha", "--expand", "r1", "--max-nodes", "5", *root], environ=environ))
     out.append(run(["timeline", "--anchor", "2026-01-15T00:00:00Z", "--before", "3", "--after", "3", *root],
                    environ=environ))

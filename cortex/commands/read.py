@@ -56,15 +56,20 @@ def _filtered(records: list[CortexRecord], inv: Invocation) -> list[CortexRecord
     ]
 
 
-def _paged(rows: list, inv: Invocation, message: str, card=None) -> dict:
-    """One page of `rows`; `card` turns a row into its card, for the page's rows only."""
-    page = _bounded_int(inv.option("--page"), 1, 1, MAX_SAFE_INTEGER)
-    size = _bounded_int(inv.option("--page-size"), 10, 1, PAGE_SIZE)
+def _page_bounds(inv: Invocation) -> tuple[int | None, int | None]:
+    return _bounded_int(inv.option("--page"), 1, 1, MAX_SAFE_INTEGER), _bounded_int(inv.option("--page-size"), 10, 1,
+                                                                                     PAGE_SIZE)
+
+
+def _paged(rows: list, inv: Invocation, message: str, card=None, total: int | None = None) -> dict:
+    """One page of `rows` (`total` of them in all, when `rows` is only a head); `card` turns a row into its
+    card, for the page's rows only."""
+    page, size = _page_bounds(inv)
     if page is None or size is None:
         raise InvalidInput(message)
     items = rows[(page - 1) * size : page * size]
-    return {"items": items if card is None else [card(row) for row in items], "total": len(rows), "page": page,
-            "page_size": size}
+    return {"items": items if card is None else [card(row) for row in items],
+            "total": len(rows) if total is None else total, "page": page, "page_size": size}
 
 
 def status(inv: Invocation) -> dict:
@@ -117,9 +122,15 @@ def search(inv: Invocation) -> dict:
     if not math.isfinite(recency) or recency < 0:
         raise InvalidInput("--recency must be non-negative")
     # Ranking uses `terms` too (cortex.core.search's default): query limit and ranking agree.
-    ranked = apply_recency(corpus.rank(narrowed, query), recency)
+    page_number, size = _page_bounds(inv)
+    total = None
+    if recency == 0 and page_number is not None and size is not None and page_number * size < len(narrowed):
+        # Only this page's head of the order is built and sorted (a common word matches most of a large corpus).
+        ranked, total = corpus.rank_page(narrowed, query, page_number * size)
+    else:
+        ranked = apply_recency(corpus.rank(narrowed, query), recency)
     page = _paged(ranked, inv, f"page must be positive and page-size at most {PAGE_SIZE}",
-                  lambda row: to_card(row.record, row.score))
+                  lambda row: to_card(row.record, row.score), total)
     expand = inv.option("--expand")
     if expand:
         nodes = _bounded_int(inv.option("--max-nodes"), 10, 1, GRAPH_NODES)

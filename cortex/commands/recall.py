@@ -34,7 +34,7 @@ def recall_command(inv: Invocation) -> tuple[int, str]:
     from cortex.searchcache.loader import load_corpus  # here, not at import: `recall --help` needs no sqlite3
 
     floor = floor_from(inv.options, inv.environ)
-    corpus = load_corpus(layout.memory_root, inv.environ, inv.now_ms, index=True, notes=inv.notices)
+    corpus = load_corpus(layout.memory_root, inv.environ, inv.now_ms, index=True, notes=inv.notices, builds=inv.builds)
     try:
         result = recall(layout, query, limit, now, corpus, floor)
     finally:

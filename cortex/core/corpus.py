@@ -62,6 +62,11 @@ class Corpus(namedtuple("Corpus", "root files records")):
         ranked = rank_bm25(list(rows) + list(extra), query)
         return ranked if limit is None else ranked[:limit]
 
+    def rank_page(self, rows: list, query: str, limit: int) -> tuple[list, int]:
+        """The best `limit` of rank's order and how many rows it ranks in all."""
+        ranked = self.rank(rows, query)
+        return ranked[:limit], len(ranked)
+
     def close(self) -> None:
         pass
 

@@ -4,8 +4,11 @@ Called through cortex.invocation.Invocation.read_corpus and cortex.core.retrieva
 files, the metadata limits and their order are cortex.core.corpus's; each file is then
 either a trusted entry (every stat field equal, aged past the racy margin) or read,
 validated and stripped again exactly as without a cache (so its errors are the same
-errors). The rules that span files (record count, duplicate IDs) run on every call. A
-damaged cache is dropped with one note and this call answers from the files.
+errors) and ranked as the uncached path ranks it (the query's terms counted afresh). The
+files read afresh are indexed and stored by cortex.searchcache.builder, never within the
+answer: no call costs more than an uncached one. The rules that span files (record count,
+duplicate IDs) run on every call. A damaged cache is dropped with one note and this call
+answers from the files.
 """
 from __future__ import annotations
 
@@ -15,31 +18,27 @@ import time
 from array import array
 from collections.abc import Callable, Mapping
 
-from cortex.core.corpus import (check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
+from cortex.core.corpus import (Corpus, check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
                                 pinned_files_stats)
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
+from cortex.searchcache.builder import BuildJob, submit
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_pairs,
-                                        fresh_facts, full_record, identity, index_records, new_entry, query_postings,
-                                        stat_key, trusted)
+                                        fresh_facts, full_record, identity, query_postings, stat_key, trusted)
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
 from cortex.searchcache.store import CacheUnusable, Store
 
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
-FLUSH_EVERY_S = 1.0  # a cold call stores what it has read at least this often
-# Indexing a file (every term's postings) and storing it costs about as much again as reading it,
-# so a cold call over a large corpus would take twice an uncached one and a recall hook could
-# outlive its time limit. A call therefore indexes at most this much canonical text; the files past
-# it are ranked as the uncached path ranks them (the query's terms counted afresh) and are indexed
-# by the calls after it: the cache warms over a few calls, and no call costs much more than uncached.
-INDEX_BUDGET_BYTES = 24 << 20
 
 
-def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int], *, index: bool, notes: list[str]):
-    """The corpus of `root`: a CachedCorpus, or a plain Corpus when there is no usable cache.
-    `index` asks for entries that can rank and give content (search, recall, get, export)."""
+def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int], *, index: bool, notes: list[str],
+                builds: list | None = None):
+    """The corpus of `root`: a CachedCorpus; a ColdCorpus when no file has a trusted entry (the uncached
+    reads, handed to the builder on close); a plain Corpus when there is no usable cache.
+    `index` asks for entries that can rank and give content (search, recall, get, export); `builds`, when
+    given, receives the build work instead of it running at close (builder.submit)."""
     root_real, files, infos = pinned_files_stats(root)
     path = db_path(environ, root_real)
     if path is None:
@@ -49,15 +48,39 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
     except CacheUnusable:
         return enumerate_canonical_corpus(root_real)
     corpus = CachedCorpus(root_real, tuple(files), store, clock, notes, infos)
+    corpus.builds = builds
     try:
-        corpus.load(index)
+        if corpus.load(index):
+            return corpus
     except _DAMAGE as error:
         corpus.drop(error)
-        return enumerate_canonical_corpus(root_real)
     except BaseException:
-        store.close()
+        corpus.close()
         raise
-    return corpus
+    return corpus.cold()
+
+
+class ColdCorpus:
+    """The Corpus interface over records read exactly as without a cache (a call that found no trusted
+    entry: the uncached work and answer); closing it hands the files to the builder."""
+
+    __slots__ = ("root", "files", "records", "_job", "_builds")
+    full = Corpus.full
+    rank = Corpus.rank
+    rank_page = Corpus.rank_page
+
+    def __init__(self, root: str, files: tuple[str, ...], records: list[CortexRecord], job: BuildJob | None,
+                 builds: list | None) -> None:
+        self.root, self.files, self.records, self._job, self._builds = root, files, records, job, builds
+
+    @property
+    def rows(self) -> list[CortexRecord]:
+        return self.records
+
+    def close(self) -> None:
+        job, self._job = self._job, None
+        if job is not None:
+            submit(job, self._builds)
 
 
 class CachedCorpus:
@@ -66,26 +89,35 @@ class CachedCorpus:
     def __init__(self, root: str, files: tuple[str, ...], store: Store, clock: Callable[[], int], notes: list[str],
                  infos: list[os.stat_result] | None = None) -> None:
         self.root, self.files, self.store, self.clock, self.notes = root, files, store, clock, notes
+        self.path = store.path
         self._infos = infos  # each file's lstat as the limits took it, moments ago: no second call per file
         self.facts: list[FileFacts] = []
         self.rows: list[Row] = []
-        self._pending: list = []
+        self._fresh: list = []  # (path, key, read_ns, records) of the files read afresh: the builder's work
         self._gone: list[str] = []
-        self._writer: Store | None = None  # a second connection: stores batches while the snapshot stays
-        self._flushed_at = time.monotonic()
-        self._budget = INDEX_BUDGET_BYTES
+        self.builds: list | None = None  # builder.submit's `deferred`
 
-    def load(self, index: bool) -> None:
+    def _key(self, file_no: int) -> tuple:
+        return stat_key(self._infos[file_no] if self._infos is not None else os.lstat(self.files[file_no]))
+
+    def load(self, index: bool) -> bool:
+        """Take every file from its trusted entry or a fresh read; False (nothing read) when no entry is
+        trusted: the caller reads the files the uncached way (cold)."""
         self.store.begin_read()
         stored = self.store.entries()
+        usable = [entry is not None and trusted(entry.key, entry.read_ns, self._key(file_no))
+                  and (entry.indexed or not index) for file_no, entry in enumerate(map(stored.get, self.files))]
+        listed = set(self.files)
+        self._gone = [path for path in stored if path not in listed]
+        if not any(usable):
+            return False
         count = 0
         prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root
         for file_no, path in enumerate(self.files):
             # os.path.relpath's answer without its two abspath calls per file (a third of a warm recall's file work)
             rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)
-            entry = stored.get(path)
-            key = stat_key(self._infos[file_no] if self._infos is not None else os.lstat(path))
-            if entry is not None and trusted(entry.key, entry.read_ns, key) and (entry.indexed or not index):
+            if usable[file_no]:
+                entry = stored[path]
                 facts = decode_facts(entry.facts, entry.crc, rel, file_no, entry.indexed,
                                      identity(path, entry.key, entry.read_ns))
                 facts.entry_id, facts.indexed = entry.id, entry.indexed
@@ -98,27 +130,35 @@ class CachedCorpus:
         if len(set(ids)) != len(ids):  # rare: name the first repeat exactly as the uncached loader does
             check_unique_ids([facts.head(seq) for facts in self.facts for seq in range(len(facts.ids))])
         self.rows = [Row(facts, seq) for facts in self.facts for seq in range(len(facts.ids))]
-        listed = set(self.files)
-        self._gone = [path for path in stored if path not in listed]
+        return True
+
+    def cold(self) -> ColdCorpus:
+        """No trusted entry (or a damaged cache): every file read as the uncached loader reads it, in its
+        order, with its errors; the snapshot ends and the files go to the builder on close."""
+        self._end()
+        self._fresh = []  # a load stopped by damage may have read some already: each is read (and stored) once
+        read_ns = time.time_ns()  # after every key was taken (the limits' lstat), before any file is read
+        records: list[CortexRecord] = []
+        for file_no, path in enumerate(self.files):
+            parsed = parse_file(path, self.root)
+            check_record_count(len(records), len(parsed))
+            records.extend(parsed)
+            key = self._key(file_no)
+            if trusted(key, read_ns, key):
+                self._fresh.append((path, key, read_ns, parsed))
+        check_unique_ids(records)
+        return ColdCorpus(self.root, self.files, records, self._job(), self.builds)
 
     def _read(self, file_no: int, path: str, rel: str, index: bool) -> FileFacts:
-        """Read, validate and strip the file as the uncached loader does; keep an entry when it has aged."""
+        """Read, validate and strip the file as the uncached loader does (ranked per query, as the uncached
+        path ranks it); the builder stores it when it has aged."""
         read_ns = time.time_ns()
         key = stat_key(os.lstat(path))  # taken before the read: a change during it leaves a mismatch
         records = parse_file(path, self.root)
-        if index and key[2] > self._budget:  # past this call's budget: ranked per query, indexed by a later call
-            facts = fresh_facts(records, None, rel, file_no)
-            facts.lazy = True
-            return facts
-        if index:
-            self._budget -= key[2]
-        lengths, postings = index_records(records) if index else (None, None)
         if trusted(key, read_ns, key):
-            self._pending.append(new_entry(path, key, read_ns, records, lengths, postings))
-            if time.monotonic() - self._flushed_at > FLUSH_EVERY_S:
-                self._flush()
-        facts = fresh_facts(records, lengths, rel, file_no)
-        facts.postings = postings
+            self._fresh.append((path, key, read_ns, records))
+        facts = fresh_facts(records, None, rel, file_no)
+        facts.lazy = index
         return facts
 
     @property
@@ -149,18 +189,23 @@ class CachedCorpus:
             self._recover(error)
             return self.full(rows)
 
-    def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None):
+    def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None,
+             counted: bool = False):
         self._count_query(query)
         everything = len(rows) == len(self.rows)
         try:
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
+            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit, counted)
         except _DAMAGE as error:
             self._recover(error)
-            self._count_query(query)  # the files read again may be past the budget too
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit)
+            self._count_query(query)  # the files read again are counted per query too
+            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit, counted)
+
+    def rank_page(self, rows: list, query: str, limit: int) -> tuple[list, int]:
+        """The best `limit` of rank's order and how many rows it ranks in all."""
+        return self.rank(rows, query, limit=limit, counted=True)
 
     def _count_query(self, query: str) -> None:
-        """Token counts and this query's postings for the files read past the indexing budget."""
+        """Token counts and this query's postings for the files read afresh (as the uncached path counts them)."""
         query_terms = list(dict.fromkeys(terms(query)))
         for facts in self.facts:
             if facts.lazy:
@@ -192,7 +237,6 @@ class CachedCorpus:
         for facts in self.facts:
             if facts.records is None:
                 self._refill(facts)
-        self._pending = []
 
     def _refill(self, facts: FileFacts) -> None:
         """Read the file of `facts` afresh and put the result in place (rows keep pointing at it)."""
@@ -201,50 +245,29 @@ class CachedCorpus:
             setattr(facts, name, getattr(fresh, name))
 
     def drop(self, error: Exception) -> None:
+        """The cache is damaged: one note, its files removed; what this call reads is stored anew (builder)."""
         self.notes.append(f"the search cache was damaged ({error}); it was removed and will be rebuilt")
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
-        self.store.close()
-        remove_files(self.store.path)
-        self.store = None
+        self._end()
+        remove_files(self.path)
+        self._gone = []  # the files read afresh stay the builder's work: it stores them in a new cache
 
-    def _flush(self) -> None:
-        """Store the entries read so far, through the second connection (the read snapshot stays as
-        it is): a first call over a large corpus that is killed (a hook's time limit) keeps most
-        of its work, so the calls after it do get warm."""
-        batch, self._pending = self._pending, []
-        self._flushed_at = time.monotonic()
-        if self.store is None:
-            return  # the cache was dropped as damaged during this call
-        try:
-            if self._writer is None:
-                self._writer = Store.connect(self.store.path)
-            self._writer.write(batch, {"written_at": iso_from_ms(self.clock()), "root": self.root})
-        except (sqlite3.Error, CacheUnusable, OSError):
-            pass  # locked, read-only or full: this batch is simply not stored
+    def _end(self) -> None:
+        store, self.store = self.store, None
+        if store is not None:
+            try:
+                store.end_read()
+            except sqlite3.Error:
+                pass  # a snapshot of a damaged file: nothing to keep
+            store.close()
+
+    def _job(self) -> BuildJob | None:
+        if not self._fresh and not self._gone:
+            return None
+        return BuildJob(self.path, self.root, iso_from_ms(self.clock()), self._fresh, self._gone)
 
     def close(self) -> None:
-        """End the read snapshot, then store what was read afresh; any failure only costs the cache."""
-        store, self.store = self.store, None
-        writer, self._writer = self._writer, None
-        if writer is not None:
-            writer.close()
-        if store is None:
-            return
-        try:
-            store.end_read()
-            if self._pending or self._gone:
-                store.write(self._pending, {"written_at": iso_from_ms(self.clock()), "root": self.root}, self._gone)
-        except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError) and "malformed" not in str(error).lower():
-                pass  # read-only, full or locked: this call simply does not refresh the cache
-            else:
-                self.notes.append(f"the search cache could not be updated ({error}); it was removed")
-                store.close()
-                remove_files(store.path)
-                return
-        except OSError:
-            pass
-        store.close()
-
+        """End the read snapshot; the files read afresh go to the builder (stored now, or after the answer)."""
+        self._end()
+        job, self._fresh, self._gone = self._job(), [], []
+        if job is not None:
+            submit(job, self.builds)

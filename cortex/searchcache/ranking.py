@@ -19,10 +19,10 @@ from cortex.searchcache.entries import LONE, Row
 
 
 def rank_postings(rows: list, query: str, files: list, postings_of, extra: list = (), everything: bool = False,
-                  limit: int | None = None) -> list[Ranked]:
+                  limit: int | None = None, counted: bool = False):
     """`postings_of(keys)` yields (file_no, key, (seq, tf) pairs) for every file of `files`;
     `everything` says `rows` is the whole corpus (no membership test needed); `limit`: only the best
-    that many (the head of the full order)."""
+    that many (the head of the full order); `counted`: (that list, how many rows scored above 0)."""
     query_terms = list(dict.fromkeys(terms(query)))
     lone = {term for term in query_terms if is_lone_cjk(term)}
     found = _postings(postings_of, query_terms, lone)
@@ -60,24 +60,27 @@ def rank_postings(rows: list, query: str, files: list, postings_of, extra: list 
             for seq, tf in zip(pairs[0::2], pairs[1::2]):
                 total[seq] += idf * tf * 2.5 / (tf + norm[seq])
     extra_ranked = scored_matches(extra_matches, query_terms, idfs, avg)  # the uncached records, as search scores them
-    floor = _floor(scores, extra_ranked, limit)
+    floor, positives = _floor(scores, extra_ranked, limit)
     ranked = [Ranked(Row(files[file_no], seq), score) for file_no, total in scores.items()
               for seq, score in enumerate(total) if score > floor]
     ranked += [row for row in extra_ranked if row.score > floor]
     order_ranked(ranked)
-    return ranked if limit is None else ranked[:limit]
+    if limit is not None:
+        ranked = ranked[:limit]
+    return (ranked, len(ranked) if positives is None else positives) if counted else ranked
 
 
-def _floor(scores: dict[int, list[float]], extra_ranked: list[Ranked], limit: int | None) -> float:
-    """A score every one of the best `limit` rows beats (0 when all are wanted): only the rows that
-    can make the cut become Ranked tuples, and ties at the cut all stay in, so the order is the full one."""
+def _floor(scores: dict[int, list[float]], extra_ranked: list[Ranked], limit: int | None) -> tuple[float, int | None]:
+    """A score every one of the best `limit` rows beats (0 when all are wanted), and how many rows scored
+    above 0 (None when all are wanted: they are all kept): only the rows that can make the cut become
+    Ranked tuples, and ties at the cut all stay in, so the order is the full one."""
     if limit is None:
-        return 0.0
+        return 0.0, None
     positive = [score for total in scores.values() for score in total if score > 0]
     positive += [row.score for row in extra_ranked]
     if len(positive) <= limit:
-        return 0.0
-    return math.nextafter(heapq.nlargest(limit, positive)[-1], -math.inf)
+        return 0.0, len(positive)
+    return math.nextafter(heapq.nlargest(limit, positive)[-1], -math.inf), len(positive)
 
 
 def _postings(postings_of, query_terms: list[str], lone: set[str]) -> dict[str, dict[int, array]]:

@@ -30,6 +30,8 @@ ALLOWED = {
     ("cortex/core/durable.py", "append_line"): "appends one line (non-blocking, no symlink, regular files only)",
     ("cortex/core/durable.py", "fsync_dir"): "a folder opened only to fsync it, never read",
     ("collectors/exportcursors.py", "Staging.__init__"): "the cursor folder opened only to flock it, never read",
+    ("cortex/searchcache/builder.py", "take_lock"): "creates the builder's lock file only to flock it, never read",
+    ("cortex/searchcache/builder.py", "_child"): "os.devnull as the detached builder's standard streams",
     # sqlite opens a database by name, never through our fd: both callers first open or probe it and its
     # side files (-wal, -shm, -journal) as safeio does (no symlink, non-blocking, regular files only)
     ("cortex/searchcache/store.py", "Store._open_checked"): "creates or opens the cache it owns, probed, then sqlite",

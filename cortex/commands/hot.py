@@ -22,7 +22,8 @@ from cortex.errors import IntegrityError, InvalidInput
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, parse_memory_content, read_diagnostics
 from cortex.hot.hotwriter import read_prior, resolve_target, write_entries
-from cortex.invocation import CommandSpec, Invocation, refuse_claude_folder
+from cortex.invocation import CommandSpec, Invocation
+from cortex.rootshape import refuse_claude_folder
 from cortex.layout import HOT_LABELS, OBSERVABILITY, SNAPSHOTS_DIR
 from cortex.core.privacy import strip_private_content
 from cortex.core.safepaths import pin_tree, real_subdir

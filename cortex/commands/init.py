@@ -14,7 +14,8 @@ import os
 from cortex.core.durable import create_file
 from cortex.errors import InvalidInput
 from cortex.hot.hottemplate import template
-from cortex.invocation import CommandSpec, Invocation, lifeos_folder_problem
+from cortex.invocation import CommandSpec, Invocation
+from cortex.rootshape import lifeos_folder_problem
 from cortex.core.jsjson import dumps
 from cortex.review.reviewdefaults import CONFIG_NAME, DEFAULT_CONFIG_TEXT
 from cortex.layout import HOT_FILES, HOT_LABELS, INDEX_POLICY, INDEX_POLICY_FILE, KNOWLEDGE, Layout, OBSERVABILITY, PENDING_PROPOSALS_LOG, STATE

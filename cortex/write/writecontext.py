@@ -50,7 +50,7 @@ class WriteContext(namedtuple("WriteContext", "layout now_ms lock_wait_ms", defa
 
     @classmethod
     def from_invocation(cls, inv) -> "WriteContext":
-        from cortex.invocation import refuse_claude_folder
+        from cortex.rootshape import refuse_claude_folder
 
         memory_root = inv.requested_memory_root()
         refuse_claude_folder(memory_root)

@@ -2,7 +2,8 @@
 
 Called through the check list (health.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
 this module only reads each file safely and keeps counts plus a bounded list of the
-entries the next curation write would silently drop.
+entries the next curation write would silently drop, and of the lines of the entry block that
+are not entries at all (hand edits: their line and the rule they break, never their text).
 """
 from __future__ import annotations
 
@@ -32,11 +33,18 @@ class DroppedEntry(namedtuple("DroppedEntry", "entry reason")):
     __slots__ = ()
 
 
+class UnparsedEntry(namedtuple("UnparsedEntry", "line rule")):
+    """line: int, in the file; rule: str, the entry rule the line breaks."""
+
+    __slots__ = ()
+
+
 class HotFile(namedtuple(
-        "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total",
-        defaults=(None, None, None, None, (), 0))):
+        "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total unparsed "
+        "unparsed_total", defaults=(None, None, None, None, (), 0, (), 0))):
     """label: str; file: FileState; markers: Markers | None; valid_entries: int | None; cap_entries: int | None;
-    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int.
+    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int; unparsed: tuple[UnparsedEntry,
+    ...], the first lines of the entry block that are not entries; unparsed_total: int.
     """
 
     __slots__ = ()
@@ -60,11 +68,13 @@ def read_hot_file(label: str, path: str) -> HotFile:
         return HotFile(label, FileState(path, EvidenceStatus.UNREADABLE, str(error)))
     check = check_markers(text)
     diagnostics = read_diagnostics(text)
-    dropped = diagnostics["dropped_invalid"]
+    dropped = [row for row in diagnostics["dropped_invalid"] if row["reason"] != "unparsed"]
+    unparsed = [row for row in diagnostics["dropped_invalid"] if row["reason"] == "unparsed"]
     return HotFile(
         label, state, Markers(check.begins, check.ends, check.inverted, check.ok), diagnostics["count"],
         diagnostics["cap_entries"], diagnostics["chars_used"],
         tuple(DroppedEntry(clip(row["entry"]), row["reason"]) for row in dropped[:MAX_DROPPED_LISTED]), len(dropped),
+        tuple(UnparsedEntry(row["line"], row["rule"]) for row in unparsed[:MAX_DROPPED_LISTED]), len(unparsed),
     )
 
 

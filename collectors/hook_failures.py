@@ -25,22 +25,21 @@ TAIL_ROWS = 200
 MAX_MALFORMED_LISTED = 5
 
 
-class HookFailure(namedtuple("HookFailure", "ts at_ms code reason file line field rule")):
-    """One recorded failure, as the row says it (strings privacy-stripped and clipped again).
+class HookRecord(namedtuple("HookRecord", "hook command failures heartbeat running ts at_ms code reason file line "
+                            "field rule", defaults=(None, False) + (None,) * 8)):
+    """One hook and its newest recorded failure, as the row says it (strings privacy-stripped and clipped again).
 
-    ts: str; at_ms: int; code, reason: str; file: str | None; line: int | None; field, rule: str | None.
+    hook: str (render | recall | fire | gate); command: str; failures: int, rows for it in the tail; heartbeat: Beat |
+    None, its newest success heartbeat (read only when it has a failure); running: bool, this audit is that hook's
+    own run; ts: str | None, the newest failure's (None: no failure); at_ms: int | None; code, reason: str | None;
+    file: str | None; line: int | None; field, rule: str | None.
     """
 
     __slots__ = ()
 
-
-class HookRecord(namedtuple("HookRecord", "hook command failures newest heartbeat running")):
-    """hook: str (render | recall | fire | gate); command: str; failures: int, rows for it in the tail; newest:
-    HookFailure | None; heartbeat: Beat | None, its newest success heartbeat (read only when it has a failure);
-    running: bool, this audit is that hook's own run.
-    """
-
-    __slots__ = ()
+    @property
+    def failed(self) -> bool:
+        return self.at_ms is not None
 
 
 class HookFailureEvidence(namedtuple("HookFailureEvidence", "status log malformed malformed_total hooks")):
@@ -51,9 +50,10 @@ class HookFailureEvidence(namedtuple("HookFailureEvidence", "status log malforme
     __slots__ = ()
 
 
-def failure_of(row: dict) -> HookFailure:
-    return HookFailure(row["ts"], parse_timestamp_ms(row["ts"]), clip(row["code"]), clip(row["reason"]),
-                       clip(row["file"]), row["line"], clip(row["field"]), clip(row["rule"]))
+def failure_of(row: dict) -> tuple:
+    """(ts, at_ms, code, reason, file, line, field, rule) of a valid row: HookRecord's failure fields."""
+    return (row["ts"], parse_timestamp_ms(row["ts"]), clip(row["code"]), clip(row["reason"]), clip(row["file"]),
+            row["line"], clip(row["field"]), clip(row["rule"]))
 
 
 def heartbeat_of(layout: Layout, hook: str) -> Beat:
@@ -63,7 +63,7 @@ def heartbeat_of(layout: Layout, hook: str) -> Beat:
 
 def collect(layout: Layout) -> HookFailureEvidence:
     state, rows = tail_rows(layout.evidence(HOOK_FAILURES_LOG), TAIL_ROWS, layout.memory)
-    newest: dict[str, HookFailure] = {}
+    newest: dict[str, tuple] = {}
     counts = dict.fromkeys(HOOKS, 0)
     malformed: list[MalformedLine] = []
     for back, row in enumerate(reversed(rows), start=1):
@@ -74,11 +74,11 @@ def collect(layout: Layout) -> HookFailureEvidence:
         failure = failure_of(row)
         counts[row["hook"]] += 1
         known = newest.get(row["hook"])
-        if known is None or failure.at_ms > known.at_ms:
+        if known is None or failure[1] > known[1]:
             newest[row["hook"]] = failure
     running = layout.environ.get(RUNNING_HOOK_ENV)
-    hooks = tuple(HookRecord(hook, HOOK_COMMANDS[hook], counts[hook], newest.get(hook),
-                             heartbeat_of(layout, hook) if hook in newest else None, hook == running)
+    hooks = tuple(HookRecord(hook, HOOK_COMMANDS[hook], counts[hook], heartbeat_of(layout, hook), hook == running,
+                             *newest[hook]) if hook in newest else HookRecord(hook, HOOK_COMMANDS[hook], 0)
                   for hook in HOOKS)
     status = EvidenceStatus.MALFORMED if malformed and state.status is EvidenceStatus.OK else state.status
     return HookFailureEvidence(status, state, tuple(malformed[:MAX_MALFORMED_LISTED]), len(malformed), hooks)

@@ -15,7 +15,7 @@ from collectors.text import clip
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, read_diagnostics
 from cortex.core.safeio import UnsafeFile, read_bounded
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 
 MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
@@ -33,18 +33,13 @@ class DroppedEntry(namedtuple("DroppedEntry", "entry reason")):
     __slots__ = ()
 
 
-class UnparsedEntry(namedtuple("UnparsedEntry", "line rule")):
-    """line: int, in the file; rule: str, the entry rule the line breaks."""
-
-    __slots__ = ()
-
-
 class HotFile(namedtuple(
         "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total unparsed "
         "unparsed_total", defaults=(None, None, None, None, (), 0, (), 0))):
     """label: str; file: FileState; markers: Markers | None; valid_entries: int | None; cap_entries: int | None;
-    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int; unparsed: tuple[UnparsedEntry,
-    ...], the first lines of the entry block that are not entries; unparsed_total: int.
+    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int; unparsed: tuple[MalformedLine,
+    ...], the first lines of the entry block that are not entries (line, and the rule broken as reason);
+    unparsed_total: int.
     """
 
     __slots__ = ()
@@ -74,7 +69,7 @@ def read_hot_file(label: str, path: str) -> HotFile:
         label, state, Markers(check.begins, check.ends, check.inverted, check.ok), diagnostics["count"],
         diagnostics["cap_entries"], diagnostics["chars_used"],
         tuple(DroppedEntry(clip(row["entry"]), row["reason"]) for row in dropped[:MAX_DROPPED_LISTED]), len(dropped),
-        tuple(UnparsedEntry(row["line"], row["rule"]) for row in unparsed[:MAX_DROPPED_LISTED]), len(unparsed),
+        tuple(MalformedLine(row["line"], row["rule"]) for row in unparsed[:MAX_DROPPED_LISTED]), len(unparsed),
     )
 
 

@@ -25,7 +25,7 @@ from cortex.core.safeio import tail_lines
 from cortex.core.safepaths import FILE_MODE, memory_dir
 from cortex.core.timestamps import iso_from_ms, now_ms as clock_ms
 from cortex.errors import CortexError
-from cortex.hookrows import MAX_NAME_CHARS, MAX_PATH_CHARS, MAX_REASON_CHARS, HookFailureRow, clipped
+from cortex.hookrows import MAX_NAME_CHARS, MAX_PATH_CHARS, MAX_REASON_CHARS, clipped, hook_failure_row
 from cortex.layout import HOOK_FAILURES_LOG, OBSERVABILITY, Layout
 
 LOCK_WAIT_MS = 250
@@ -56,10 +56,10 @@ def _file(layout: Layout, file: object) -> str | None:
 
 
 def failure_row(layout: Layout, hook: str, code: str, message: str, at_ms: int,
-                fault: BaseException | None = None) -> HookFailureRow:
+                fault: BaseException | None = None) -> dict:
     """The row for one failed run of `hook`; `fault` (a CortexError) says where the failure sits."""
     line = getattr(fault, "line", None)
-    return HookFailureRow(
+    return hook_failure_row(
         iso_from_ms(at_ms), hook, clipped(code, 64) or "internal_error",
         _shown(message, MAX_REASON_CHARS) or "no reason given", _file(layout, getattr(fault, "file", None)),
         line if type(line) is int and line >= 1 else None, _shown(getattr(fault, "field", None), MAX_NAME_CHARS),
@@ -87,7 +87,7 @@ def record_hook_failure(memory_root: str, hook: str, error: BaseException, *, co
         layout = Layout.from_memory_root(memory_root)
         own_code, own_message = describe(error)
         at_ms = now_ms if now_ms is not None else clock_ms()
-        row = failure_row(layout, hook, code or own_code, message or own_message, at_ms, error).as_row()
+        row = failure_row(layout, hook, code or own_code, message or own_message, at_ms, error)
         log = os.path.join(memory_dir(layout.memory_root, OBSERVABILITY), HOOK_FAILURES_LOG)
         lock = acquire(log + ".lock", on_event=_ignore_lock_event, wait_ms=LOCK_WAIT_MS)
         try:

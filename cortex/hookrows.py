@@ -7,12 +7,12 @@ invalid_input, internal_error, deadline_exceeded, ...), reason (the error's mess
 stripped and cut to MAX_REASON_CHARS), and where the fault sits when known: file (relative to
 ROOT, else absolute), line, field, rule. Never content: messages name files, lines and fields,
 never the values read. The log is cortex-native (the reference has none), so the reference's
-logs keep their shapes. The writer refuses a row that breaks this shape (ValueError); the
-auditor counts a row only when it has this shape.
+logs keep their shapes. The writer builds its row with hook_failure_row, which refuses a row
+that breaks this shape (ValueError); the auditor counts a row only when hook_failure_problem
+accepts it. (A function rather than a record class: the audit imports this module on every run
+and a class definition would cost it start-up for the rare failure it writes.)
 """
 from __future__ import annotations
-
-from collections import namedtuple
 
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -62,19 +62,13 @@ def clipped(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
-class HookFailureRow(namedtuple("HookFailureRow", "ts hook code reason file line field rule",
-                                defaults=(None, None, None, None))):
-    """ts: str; hook: str (render | recall | fire | gate); code, reason: str; file: str | None (relative to ROOT, else
-    absolute); line: int | None; field, rule: str | None.
-    """
-
-    __slots__ = ()
-
-    def as_row(self) -> dict:
-        """The JSON object to append; ValueError if it breaks the shape the auditor checks."""
-        row = {"ts": self.ts, "hook": self.hook, "code": self.code, "reason": self.reason, "file": self.file,
-               "line": self.line, "field": self.field, "rule": self.rule}
-        problem = hook_failure_problem(row)
-        if problem:
-            raise ValueError(f"hook-failures row: {problem}")
-        return row
+def hook_failure_row(ts: str, hook: str, code: str, reason: str, file: str | None = None, line: int | None = None,
+                     field: str | None = None, rule: str | None = None) -> dict:
+    """The JSON object to append (hook: render | recall | fire | gate; file relative to ROOT, else absolute);
+    ValueError if it breaks the shape the auditor checks."""
+    row = {"ts": ts, "hook": hook, "code": code, "reason": reason, "file": file, "line": line, "field": field,
+           "rule": rule}
+    problem = hook_failure_problem(row)
+    if problem:
+        raise ValueError(f"hook-failures row: {problem}")
+    return row

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cortex.hookrows import HookFailureRow
+from cortex.hookrows import hook_failure_row
 from tests.health_support import hot, memory, obs
 
 DEMO_RECALL_BEAT = "2026-11-29T11:30:02.755Z"  # the demo's newest memory-retrievals.jsonl row
@@ -59,8 +59,8 @@ def settings_trailing_comma(root):
 
 
 def failure_row(hook: str, ts: str, **where) -> dict:
-    return HookFailureRow(ts, hook, where.pop("code", "integrity_error"), where.pop("reason", "Invalid created "
-                          "timestamp for knowledge-seed-order in KNOWLEDGE/seed-order.md"), **where).as_row()
+    return hook_failure_row(ts, hook, where.pop("code", "integrity_error"), where.pop("reason", "Invalid created "
+                            "timestamp for knowledge-seed-order in KNOWLEDGE/seed-order.md"), **where)
 
 
 def append_failures(root: Path, *rows: dict) -> None:

@@ -16,7 +16,7 @@ from cortex.core.corpus import enumerate_canonical_corpus
 from cortex.core.timestamps import iso_from_ms
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.hookfailures import KEEP_BYTES, MAX_LOG_BYTES, record_hook_failure
-from cortex.hookrows import HookFailureRow, hook_failure_problem
+from cortex.hookrows import hook_failure_problem, hook_failure_row
 from cortex.hot.hotmemory import parse_memory_content, read_diagnostics
 from tests.health_support import NOW_MS, read_rows
 
@@ -51,19 +51,19 @@ def test_any_exception_is_an_internal_error_row_with_a_bounded_reason(memory):
 
 
 def test_the_row_model_refuses_what_the_auditor_would_not_count():
-    good = HookFailureRow("2026-01-01T00:00:00.000Z", "gate", "deadline_exceeded", "late").as_row()
+    good = hook_failure_row("2026-01-01T00:00:00.000Z", "gate", "deadline_exceeded", "late")
     assert hook_failure_problem(good) is None
     for bad in ({**good, "hook": "other"}, {**good, "ts": "2026-02-30"}, {**good, "line": 0}, {**good, "reason": ""},
                 {**good, "extra": 1}, {key: value for key, value in good.items() if key != "rule"}):
         assert hook_failure_problem(bad), bad
     with pytest.raises(ValueError):
-        HookFailureRow("2026-01-01", "nope", "c", "r").as_row()
+        hook_failure_row("2026-01-01", "nope", "c", "r")
 
 
 def test_the_log_is_bounded_and_keeps_its_newest_rows(memory):
     folder = memory / "OBSERVABILITY"
     folder.mkdir()
-    row = HookFailureRow("2026-01-01T00:00:00.000Z", "recall", "integrity_error", "old " + "x" * 200).as_row()
+    row = hook_failure_row("2026-01-01T00:00:00.000Z", "recall", "integrity_error", "old " + "x" * 200)
     line = json.dumps(row) + "\n"
     (folder / "hook-failures.jsonl").write_text(line * (MAX_LOG_BYTES // len(line) + 1))
     assert record_hook_failure(str(memory), "fire", InvalidInput("newest"), now_ms=NOW_MS) is None
@@ -109,10 +109,10 @@ def test_hot_lines_between_the_markers_that_are_not_entries_are_unparsed_with_th
             "text below stays body\n")
     parsed = parse_memory_content(text)
     assert parsed.entries == ("NAME: Ana",)
-    assert [(item.line, item.text) for item in parsed.unparsed] == [
+    assert [(line, text) for line, text, _rule in parsed.unparsed] == [
         (8, "* ROLE: gardener"), (9, "preference: tea"), (10, "RULE : early"), (11, "PREFRENCE: typo"),
         (12, "just words")]
-    rules = [item.rule for item in parsed.unparsed]
+    rules = [rule for _line, _text, rule in parsed.unparsed]
     assert "list marker" in rules[0] and "upper case" in rules[1] and "space before the colon" in rules[2]
     assert "did you mean PREFERENCE?" in rules[3] and "no NAME, ROLE" in rules[4]
     assert parsed.body_lines == ("# Title", "free text above stays body", "", "text below stays body")  # blank: body

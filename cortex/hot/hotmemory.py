@@ -14,6 +14,7 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import namedtuple
 
@@ -33,14 +34,10 @@ _LINE_SPLIT = re.compile(r"\r?\n")
 
 
 class ParsedMemoryFile(namedtuple("ParsedMemoryFile", "frontmatter body_lines entries unparsed", defaults=((),))):
-    """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]; unparsed: tuple[UnparsedLine, ...]."""
-
-    __slots__ = ()
-
-
-class UnparsedLine(namedtuple("UnparsedLine", "line text rule")):
-    """A non-blank line inside the entry block that is not an entry. line: int (1-based, in the file); text: str
-    (trimmed); rule: str, the entry rule it breaks (never quoting it)."""
+    """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]; unparsed: tuple[tuple[int, str,
+    str], ...], each non-blank line inside the entry block that is not an entry as (line, text, rule): its 1-based
+    line in the file, its trimmed text and the entry rule it breaks, named without quoting it. (Plain tuples: the
+    prompt hook imports this module, and a record class costs it start-up for a case it rarely meets.)"""
 
     __slots__ = ()
 
@@ -75,7 +72,7 @@ def parse_memory_content(content: str) -> ParsedMemoryFile:
     first_line = raw.count("\n") + 1 if valid else 1
     body: list[str] = []
     entries: list[str] = []
-    unparsed: list[UnparsedLine] = []
+    unparsed: list[tuple[int, str, str]] = []
     seen: set[str] = set()
     in_block = False
     for number, line in enumerate(_LINE_SPLIT.split(after), start=first_line):
@@ -89,7 +86,7 @@ def parse_memory_content(content: str) -> ParsedMemoryFile:
                 entries.append(trimmed)
             continue
         if in_block and trimmed:
-            unparsed.append(UnparsedLine(number, trimmed, unparsed_rule(trimmed)))
+            unparsed.append((number, trimmed, unparsed_rule(trimmed)))
             continue
         body.append(line)
     while body and not js_trim(body[-1]):
@@ -97,16 +94,19 @@ def parse_memory_content(content: str) -> ParsedMemoryFile:
     return ParsedMemoryFile(frontmatter, tuple(body), tuple(entries), tuple(unparsed))
 
 
-_LIST_MARKER = re.compile(r"(?:[-*+•]|\d+[.)])\s*")
-_WORD_COLON = re.compile(r"([A-Za-z_]+)(\s*):(\s?)")
+@functools.cache
+def _rule_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A list marker, and a word before a colon: compiled when a line first needs them, not by every render."""
+    return re.compile(r"(?:[-*+•]|\d+[.)])\s*"), re.compile(r"([A-Za-z_]+)(\s*):(\s?)")
 
 
 def unparsed_rule(trimmed: str) -> str:
     """Which entry rule a non-entry line breaks, named without quoting the line."""
-    marker = _LIST_MARKER.match(trimmed)
+    list_marker, word_colon = _rule_patterns()
+    marker = list_marker.match(trimmed)
     if marker and marker.end() and PREFIX_PATTERN.match(trimmed[marker.end():]):
         return "a list marker stands before the prefix (an entry starts with the prefix itself)"
-    word = _WORD_COLON.match(trimmed)
+    word = word_colon.match(trimmed)
     if word is None:
         return "no NAME, ROLE, RELATION, PREFERENCE or RULE prefix followed by ': '"
     prefix, space_before, space_after = word.groups()
@@ -172,8 +172,7 @@ def read_diagnostics(content: str) -> dict:
     """What `cortex hot read` and the auditor report for a file's current content."""
     parsed = parse_memory_content(content)
     validation = validate_entries(parsed.entries)
-    unparsed = [{"entry": item.text, "reason": "unparsed", "line": item.line, "rule": item.rule}
-                for item in parsed.unparsed]
+    unparsed = [{"entry": text, "reason": "unparsed", "line": line, "rule": rule} for line, text, rule in parsed.unparsed]
     return {
         "entries": list(validation.accepted),
         "count": len(validation.accepted),

@@ -146,7 +146,7 @@ def _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base, 
         shape = base or prior.parsed or ParsedMemoryFile("", (), ())
         content = serialize_memory_content(shape, accepted, updated_by, ctx.now_iso)
         if prior.parsed is not None and prior.parsed.unparsed:  # they leave the file now: each gets its record
-            dropped += [{"entry": _logged(item.text), "reason": "unparsed"} for item in prior.parsed.unparsed]
+            dropped += [{"entry": _logged(text), "reason": "unparsed"} for _line, text, _rule in prior.parsed.unparsed]
             attempt.update(dropped=dropped)
         unchanged = prior.parsed is not None and _unstamped(content) == _unstamped(prior.raw.decode("utf-8"))
         snapshot = None

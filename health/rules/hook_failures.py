@@ -24,7 +24,7 @@ def judge(ev: HookFailureEvidence, ctx: Context) -> Iterator[Finding]:
             f"{ev.malformed_total} row(s) not in the hook-failures shape (newest: {ev.malformed[0].reason})")
         yield warn("hook-failures-log-invalid", f"The hooks' failure log cannot be fully read: {why}; a hook failure "
                    "may be hidden.", path=log.path, reason=why, malformed_total=ev.malformed_total or None)
-    failed = [record for record in ev.hooks if record.newest is not None]
+    failed = [record for record in ev.hooks if record.failed]
     if not failed:
         if log.status is not EvidenceStatus.UNREADABLE:
             yield ok("hook-failures-none", "No hook has recorded a failure.", path=log.path)
@@ -33,8 +33,7 @@ def judge(ev: HookFailureEvidence, ctx: Context) -> Iterator[Finding]:
         yield judge_hook(record, log.path, ctx)
 
 
-def _where(record: HookRecord) -> str:
-    failure = record.newest
+def _where(failure: HookRecord) -> str:
     if failure.file is None:
         return ""
     line = f":{failure.line}" if failure.line else ""
@@ -43,7 +42,7 @@ def _where(record: HookRecord) -> str:
 
 
 def judge_hook(record: HookRecord, path: str, ctx: Context) -> Finding:
-    failure, beat = record.newest, record.heartbeat
+    failure, beat = record, record.heartbeat
     beat_ms = ctx.now_ms if record.running else beat.at_ms
     detail = dict(hook=record.hook, command=record.command, failed_at=failure.ts, code=failure.code,
                   reason=failure.reason, file=failure.file, line=failure.line, field=failure.field, rule=failure.rule,
@@ -56,4 +55,4 @@ def judge_hook(record: HookRecord, path: str, ctx: Context) -> Finding:
     return critical(f"hook-failing:{record.hook}",
                     f"Hook {record.hook} (`{record.command}`) fails: its last run at {failure.ts} could not do its "
                     f"job and none has succeeded since (last heartbeat {detail['last_heartbeat']}): "
-                    f"{failure.code}: {failure.reason}{_where(record)}.", **detail)
+                    f"{failure.code}: {failure.reason}{_where(failure)}.", **detail)

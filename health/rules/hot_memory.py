@@ -63,10 +63,11 @@ def judge_file(hot: HotFile, ctx: Context) -> Iterator[Finding]:
 
 def unparsed(hot: HotFile, name: str, path: str) -> Finding:
     """Lines between the markers that are no entry: the next write drops them (recorded, but gone from the file)."""
-    listed = "; ".join(f"line {item.line}: {item.rule}" for item in hot.unparsed)
+    listed = "; ".join(f"line {item.line}: {item.reason}" for item in hot.unparsed)
     more = hot.unparsed_total - len(hot.unparsed)
     return warn(f"hot-entries-unparsed:{name}",
                 f"{name} has {hot.unparsed_total} line(s) between the entry markers that are not entries ({listed}"
                 f"{f'; and {more} more' if more > 0 else ''}): the assistant does not load them and the next write "
-                "drops these lines.", lines=as_json(hot.unparsed), total=hot.unparsed_total, path=path,
+                "drops these lines.", lines=[{"line": item.line, "rule": item.reason} for item in hot.unparsed],
+                total=hot.unparsed_total, path=path,
                 label=hot.label)

@@ -279,3 +279,22 @@ def test_the_success_paths_of_the_hooks_never_load_the_failure_writer(tmp_path):
     loaded = modules_after("health", ["gate", "--root", str(root), "--now", NOW, "--timeout", "60"], clean_env(),
                            tmp_path)
     assert "cortex.hookfailures" not in loaded and not os.path.exists(obs(root) / "hook-failures.jsonl")
+
+
+def test_a_clean_corpus_load_is_remembered_until_any_canonical_file_changes(tmp_path):
+    root = copy_demo(tmp_path)
+    env = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
+    first = run_cli(root=root, env=env).report["evidence"]["corpus"]
+    again = run_cli(root=root, env=env).report["evidence"]["corpus"]
+    assert (first["remembered"], again["remembered"]) == (False, True) and again["records"] == first["records"]
+    note = memory(root) / "KNOWLEDGE" / "frost-dates.md"
+    stat = note.stat()
+    note.write_text(note.read_text().replace("created: 2026-09-14T08:00:00Z", "created: 2026-09-31T08:00:00Z"))
+    os.utime(note, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size and mtime: the ctime still tells
+    changed = run_cli(root=root, env=env)
+    assert changed.finding("corpus-integrity-error")["detail"]["file"] == "LIFEOS/MEMORY/KNOWLEDGE/frost-dates.md"
+    note.write_text(note.read_text().replace("2026-09-31", "2026-09-14"))  # fixed, but younger than the racy margin
+    assert run_cli(root=root, env=env).report["evidence"]["corpus"]["remembered"] is False
+    for memo in (tmp_path / "cache" / "audit").rglob("*.verdict"):
+        memo.write_text("{not a memo")  # damaged derived data: the corpus is loaded again, never trusted
+    assert "corpus-loads" in run_cli(root=root, env=env).report["ok_summary"]

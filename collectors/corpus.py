@@ -36,12 +36,12 @@ RACY_MARGIN_NS = 2_000_000_000  # cortex.searchcache.entries' racy-file rule: a 
 
 
 class CorpusEvidence(namedtuple(
-        "CorpusEvidence", "status memory cached records files code message file line field rule remembered",
-        defaults=(False, None, None, None, None, None, None, None, None, False))):
-    """status: EvidenceStatus (ok: loaded; malformed: refused; missing: no memory root); memory: str; cached: bool,
-    loaded through the search cache; records, files: int | None; code, message: str | None, the error the read
-    commands answer; file: str | None, the file at fault (absolute); line: int | None; field, rule: str | None;
-    remembered: bool, an unchanged corpus whose clean load was remembered.
+        "CorpusEvidence", "status memory records files code message file line field rule",
+        defaults=(None, None, None, None, None, None, None, None))):
+    """status: EvidenceStatus (ok: loaded; malformed: refused; missing: no memory root); memory: str; records, files:
+    int | None; code, message: str | None, the error the read commands answer; file: str | None, the file at fault
+    (absolute); line: int | None; field, rule: str | None. How it was read (the search cache, the files, the memo)
+    is left out on purpose: derived data never changes the report.
     """
 
     __slots__ = ()
@@ -87,9 +87,9 @@ def load(layout: Layout, environ) -> CorpusEvidence:
     reader = Invocation("search", {}, [], environ, memory_root_override=layout.memory)
     try:
         corpus = reader.read_corpus(index=False) if cached else reader.corpus()
-        return CorpusEvidence(EvidenceStatus.OK, layout.memory, cached, len(corpus.rows), len(corpus.files))
+        return CorpusEvidence(EvidenceStatus.OK, layout.memory, len(corpus.rows), len(corpus.files))
     except CortexError as error:
-        return CorpusEvidence(EvidenceStatus.MALFORMED, layout.memory, cached, code=error.code,
+        return CorpusEvidence(EvidenceStatus.MALFORMED, layout.memory, code=error.code,
                               message=clip(error.message), file=clip(_absolute(layout.memory, error.file)),
                               line=error.line, field=clip(error.field), rule=error.rule)
     finally:
@@ -104,10 +104,9 @@ def collect(layout: Layout) -> CorpusEvidence:
     where = cursor_path(layout.cursors, layout.memory, FORMAT, 0, ".verdict") if files else None
     memo = _remembered(where, files) if where else None
     if memo is not None:
-        return CorpusEvidence(EvidenceStatus.OK, layout.memory, memo["cached"] is True, memo["records"], memo["count"],
-                              remembered=True)
+        return CorpusEvidence(EvidenceStatus.OK, layout.memory, memo["records"], memo["count"])
     evidence = load(layout, hook_environment(layout.settings.env, layout.environ))
     if where and evidence.status is EvidenceStatus.OK:
-        save_cursor(where, json.dumps({"format": FORMAT, "files": files, "read_ns": read_ns, "cached": evidence.cached,
+        save_cursor(where, json.dumps({"format": FORMAT, "files": files, "read_ns": read_ns,
                                        "records": evidence.records, "count": evidence.files}).encode())
     return evidence

@@ -31,11 +31,10 @@ MAX_READ_BYTES = 1 << 20  # the loader refuses far less; this only bounds what i
 
 
 class ReviewerConfigEvidence(namedtuple(
-        "ReviewerConfigEvidence", "status path state message field line rule remembered",
-        defaults=(None, None, None, None, False))):
+        "ReviewerConfigEvidence", "status path state message field line rule", defaults=(None, None, None, None))):
     """status: EvidenceStatus (ok: valid or absent; malformed: refused); path: str; state: str, absent | valid |
     invalid; message: str | None, the loader's error; field: str | None (a key, or COMMAND_ENV); line: int | None;
-    rule: str | None; remembered: bool, the verdict came from the memo.
+    rule: str | None. Whether the verdict was remembered is left out: derived data never changes the report.
     """
 
     __slots__ = ()
@@ -73,18 +72,18 @@ def _remembered(where: str, key: str) -> tuple[bool, dict | None]:
     return False, None
 
 
-def _verdict(layout: Layout, core: contract.Layout, environ) -> tuple[dict | None, bool]:
+def _verdict(layout: Layout, core: contract.Layout, environ) -> dict | None:
     path = config_path(core)
     key = _memo_key(path, environ)
     where = cursor_path(layout.cursors, path, FORMAT, 0, ".verdict") if layout.cursors and key else None
     if where:
         known, verdict = _remembered(where, key)
         if known:
-            return verdict, True
+            return verdict
     verdict = verdict_of(core, environ)
     if where:
         save_cursor(where, json.dumps({"format": FORMAT, "key": key, "verdict": verdict}).encode())
-    return verdict, False
+    return verdict
 
 
 def collect(layout: Layout) -> ReviewerConfigEvidence:
@@ -98,10 +97,10 @@ def collect(layout: Layout) -> ReviewerConfigEvidence:
             return ReviewerConfigEvidence(EvidenceStatus.MALFORMED, path, "invalid", clip(error.message), error.field,
                                           error.line, error.rule)
         return ReviewerConfigEvidence(EvidenceStatus.OK, path, "absent")
-    verdict, remembered = _verdict(layout, core, environ)
+    verdict = _verdict(layout, core, environ)
     if verdict is None:
-        return ReviewerConfigEvidence(EvidenceStatus.OK, path, "valid", remembered=remembered)
+        return ReviewerConfigEvidence(EvidenceStatus.OK, path, "valid")
     line = verdict.get("line")
     return ReviewerConfigEvidence(EvidenceStatus.MALFORMED, path, "invalid", clip(verdict["message"]),
                                   clip(verdict.get("field")), line if type(line) is int else None,
-                                  clip(verdict.get("rule")), remembered)
+                                  clip(verdict.get("rule")))

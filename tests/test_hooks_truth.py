@@ -119,11 +119,26 @@ def test_a_broken_review_config_stops_review_fire_and_is_critical_naming_the_lin
     hooks.review_config_wrong_type(root)  # another verdict: the remembered one is bound to the bytes
     typed = run_cli(root=root).finding("reviewer-config-invalid")
     assert typed["detail"]["field"] == "turn_threshold" and "field turn_threshold" in typed["message"]
-    repeat = run_cli(root=root)
-    assert repeat.report["evidence"]["reviewer_config"]["remembered"] is True
-    assert repeat.finding("reviewer-config-invalid")["message"] == typed["message"]
+    assert run_cli(root=root).finding("reviewer-config-invalid") == typed  # the remembered verdict: the same finding
     (root / "LIFEOS" / "USER" / "CONFIG" / "memory-review.json").write_text('{"schema_version": 1, "turn_threshold": 8}')
     assert "reviewer-config-valid" in run_cli(root=root).report["ok_summary"]
+
+
+def test_an_unchanged_config_and_corpus_cost_the_audit_no_validation_library_and_no_parse(tmp_path):
+    from tests.test_startup_imports import modules_after
+
+    root = copy_demo(tmp_path)
+    hooks.review_config_wrong_type(root)
+    env = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
+    args = ["--format", "json", "--no-write", "--root", str(root), "--now", NOW]
+    first = modules_after("health", args, env, tmp_path)
+    assert "pydantic" in first and "cortex.core.corpus" in first  # validated and parsed once, then remembered
+    again = modules_after("health", args, env, tmp_path)
+    assert "pydantic" not in again and "cortex.core.corpus" not in again
+    young = memory(root) / "KNOWLEDGE" / "frost-dates.md"
+    os.utime(young, (time.time() + 3600,) * 2)  # within the racy margin of any load: never trusted from the memo
+    for _ in range(2):
+        assert "cortex.core.corpus" in modules_after("health", args, env, tmp_path)
 
 
 def test_hand_edited_hot_lines_are_reported_listed_and_recorded_when_a_write_drops_them(tmp_path):
@@ -284,17 +299,17 @@ def test_the_success_paths_of_the_hooks_never_load_the_failure_writer(tmp_path):
 def test_a_clean_corpus_load_is_remembered_until_any_canonical_file_changes(tmp_path):
     root = copy_demo(tmp_path)
     env = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
-    first = run_cli(root=root, env=env).report["evidence"]["corpus"]
-    again = run_cli(root=root, env=env).report["evidence"]["corpus"]
-    assert (first["remembered"], again["remembered"]) == (False, True) and again["records"] == first["records"]
+    first = run_cli(root=root, env=env).report
+    assert run_cli(root=root, env=env).report["evidence"]["corpus"] == first["evidence"]["corpus"]
+    assert list((tmp_path / "cache" / "audit").rglob("*.verdict")), "no clean load was remembered"
     note = memory(root) / "KNOWLEDGE" / "frost-dates.md"
     stat = note.stat()
     note.write_text(note.read_text().replace("created: 2026-09-14T08:00:00Z", "created: 2026-09-31T08:00:00Z"))
     os.utime(note, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size and mtime: the ctime still tells
     changed = run_cli(root=root, env=env)
     assert changed.finding("corpus-integrity-error")["detail"]["file"] == "LIFEOS/MEMORY/KNOWLEDGE/frost-dates.md"
-    note.write_text(note.read_text().replace("2026-09-31", "2026-09-14"))  # fixed, but younger than the racy margin
-    assert run_cli(root=root, env=env).report["evidence"]["corpus"]["remembered"] is False
+    note.write_text(note.read_text().replace("2026-09-31", "2026-09-14"))  # fixed: loaded again, clean
+    assert "corpus-loads" in run_cli(root=root, env=env).report["ok_summary"]
     for memo in (tmp_path / "cache" / "audit").rglob("*.verdict"):
         memo.write_text("{not a memo")  # damaged derived data: the corpus is loaded again, never trusted
     assert "corpus-loads" in run_cli(root=root, env=env).report["ok_summary"]

@@ -29,11 +29,9 @@ def _place(ev: CorpusEvidence, root_display) -> str:
 def judge(ev: CorpusEvidence, ctx: Context) -> Iterator[Finding]:
     if ev.status is EvidenceStatus.MISSING:
         return  # no memory root: memory-root-missing is the one finding for it
-    how = "through the search cache" if ev.cached else "from the canonical files"
     if ev.status is EvidenceStatus.OK:
-        yield ok("corpus-loads", f"The canonical corpus loads as search and recall load it ({how}): {ev.records} "
-                 f"record(s) in {ev.files} file(s).", records=ev.records, files=ev.files, cached=ev.cached,
-                 path=ev.memory)
+        yield ok("corpus-loads", f"The canonical corpus loads as search and recall load it: {ev.records} "
+                 f"record(s) in {ev.files} file(s).", records=ev.records, files=ev.files, path=ev.memory)
         return
     root = os.path.dirname(os.path.dirname(ev.memory))
 
@@ -46,4 +44,4 @@ def judge(ev: CorpusEvidence, ctx: Context) -> Iterator[Finding]:
                    f"returns nothing on every prompt (retrieval is dead until it is fixed): {ev.message}"
                    f"{_place(ev, shown)}.", code=ev.code, reason=ev.message,
                    file=shown(ev.file) if ev.file else None, line=ev.line, field=ev.field, rule=ev.rule,
-                   path=ev.file or ev.memory, cached=ev.cached)
+                   path=ev.file or ev.memory)

@@ -56,10 +56,12 @@ class HookCommand(namedtuple("HookCommand", "event command program words problem
         return None
 
 
-class SettingsFile(namedtuple("SettingsFile", "file problem commands env strings", defaults=(None, (), (), ()))):
+class SettingsFile(namedtuple("SettingsFile", "file problem commands env strings line column",
+                                defaults=(None, (), (), (), None, None))):
     """file: FileState; problem: str | None, why the content cannot be used (not JSON, not an object); commands:
     tuple[HookCommand, ...]; env: tuple[tuple[str, str], ...], the `env` block's string values; strings: tuple[str,
-    ...], every string the file mentions (only for the intent file).
+    ...], every string the file mentions (only for the intent file); line, column: int | None, where a JSON syntax
+    error sits (1-based, counted in the file as it is on disk).
     """
 
     __slots__ = ()
@@ -171,13 +173,27 @@ def read_settings(path: str, environ: Mapping[str, str], *, keep_strings: bool =
         return SettingsFile(FileState(path, EvidenceStatus.UNREADABLE, str(error)))
     except OSError as error:
         return SettingsFile(FileState(path, EvidenceStatus.UNREADABLE, describe_os_error(error)))
-    parsed = parse_object(data.removeprefix(b"\xef\xbb\xbf").strip())
+    parsed = parse_object(data.removeprefix(b"\xef\xbb\xbf"))  # surrounding whitespace is JSON's own
     if isinstance(parsed, str):
-        return SettingsFile(FileState(path, EvidenceStatus.OK), parsed)
+        line, column = syntax_error_at(data)
+        return SettingsFile(FileState(path, EvidenceStatus.OK), parsed, line=line, column=column)
     env = settings_env(parsed)
     commands = hook_commands(parsed, hook_environment(env, environ))
     return SettingsFile(FileState(path, EvidenceStatus.OK), None, commands, env,
                         all_strings(parsed) if keep_strings else ())
+
+
+def syntax_error_at(data: bytes) -> tuple[int | None, int | None]:
+    """(line, column) of the JSON syntax error in `data`, or (None, None) when the problem is not one."""
+    from cortex.core.strictjson import StrictJSONError, decode
+
+    try:
+        decode(data.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
+    except StrictJSONError as error:
+        return error.line, error.column
+    except UnicodeDecodeError as error:
+        return data.count(b"\n", 0, error.start) + 1, None
+    return None, None
 
 
 def live_settings(root: str, environ: Mapping[str, str]) -> SettingsFile:

@@ -4,7 +4,9 @@ Each hook leaves a heartbeat: render the surface heartbeat (LIFEOS/MEMORY/STATE/
 delta-surface-heartbeat, an ISO instant), recall the newest row of memory-retrievals.jsonl,
 fire the newest row of reviewer-fires.jsonl, gate the newest row of memory-health.jsonl.
 A hook is judged only when the effective settings.json registers it. Logs are read from
-the end (bounded), so their size never matters.
+the end (bounded), so their size never matters. The gate runs its audit with
+RUNNING_HOOK_ENV=gate in the audit's environment: that hook is running now (the rule takes its
+heartbeat as the audit's own time), so a first Stop never calls the gate silent.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState
 
 HEARTBEAT_PARTS = (contract.STATE, contract.SURFACE_HEARTBEAT_FILE)
+RUNNING_HOOK_ENV = "CORTEX_HEALTH_RUNNING_HOOK"  # set by `cortex-health gate` for the audit it runs
 WRITES_LOG = contract.WRITES_LOG
 TAIL_ROWS = 200
 MAX_HEARTBEAT_BYTES = 4096
@@ -49,8 +52,8 @@ class Beat(namedtuple("Beat", "file at_ms raw problem", defaults=(None, None, No
     __slots__ = ()
 
 
-class HookBeat(namedtuple("HookBeat", "hook registered heartbeat")):
-    """hook: str; registered: bool; heartbeat: Beat."""
+class HookBeat(namedtuple("HookBeat", "hook registered heartbeat running", defaults=(False,))):
+    """hook: str; registered: bool; heartbeat: Beat; running: bool, this audit is that hook's own run (the gate)."""
 
     __slots__ = ()
 
@@ -108,9 +111,10 @@ def collect(layout: Layout) -> HeartbeatEvidence:
     surface = surface_beat(layout)
     writes = newest_row(layout.evidence(WRITES_LOG), layout.memory, lambda row: memory_system_write(row.get("updated_by")))
     hooks = []
+    running = layout.environ.get(RUNNING_HOOK_ENV)
     for hook, (log, names) in HOOKS.items():
         registered = any(settings.registers(name) for name in names)
         beat = surface if log is None else newest_stamp(layout.evidence(log), layout.memory, layout.cursors)
-        hooks.append(HookBeat(hook, registered, beat))
+        hooks.append(HookBeat(hook, registered, beat, hook == running))
     activity = collect_activity(layout.root, layout.review_config, layout.environ)
     return HeartbeatEvidence(activity.folder.status, surface, writes, tuple(hooks), activity)

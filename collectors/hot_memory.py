@@ -2,7 +2,8 @@
 
 Called through the check list (health.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
 this module only reads each file safely and keeps counts plus a bounded list of the
-entries the next curation write would silently drop.
+entries the next curation write would silently drop, and of the lines of the entry block that
+are not entries at all (hand edits: their line and the rule they break, never their text).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from collectors.text import clip
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, read_diagnostics
 from cortex.core.safeio import UnsafeFile, read_bounded
-from collectors.evidence import EvidenceStatus, FileState
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 
 MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
@@ -33,10 +34,12 @@ class DroppedEntry(namedtuple("DroppedEntry", "entry reason")):
 
 
 class HotFile(namedtuple(
-        "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total",
-        defaults=(None, None, None, None, (), 0))):
+        "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total unparsed "
+        "unparsed_total", defaults=(None, None, None, None, (), 0, (), 0))):
     """label: str; file: FileState; markers: Markers | None; valid_entries: int | None; cap_entries: int | None;
-    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int.
+    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int; unparsed: tuple[MalformedLine,
+    ...], the first lines of the entry block that are not entries (line, and the rule broken as reason);
+    unparsed_total: int.
     """
 
     __slots__ = ()
@@ -60,11 +63,13 @@ def read_hot_file(label: str, path: str) -> HotFile:
         return HotFile(label, FileState(path, EvidenceStatus.UNREADABLE, str(error)))
     check = check_markers(text)
     diagnostics = read_diagnostics(text)
-    dropped = diagnostics["dropped_invalid"]
+    dropped = [row for row in diagnostics["dropped_invalid"] if row["reason"] != "unparsed"]
+    unparsed = [row for row in diagnostics["dropped_invalid"] if row["reason"] == "unparsed"]
     return HotFile(
         label, state, Markers(check.begins, check.ends, check.inverted, check.ok), diagnostics["count"],
         diagnostics["cap_entries"], diagnostics["chars_used"],
         tuple(DroppedEntry(clip(row["entry"]), row["reason"]) for row in dropped[:MAX_DROPPED_LISTED]), len(dropped),
+        tuple(MalformedLine(row["line"], row["rule"]) for row in unparsed[:MAX_DROPPED_LISTED]), len(unparsed),
     )
 
 

@@ -7,6 +7,9 @@ The install kind decides what is required:
   command must resolve to an executable in the hooks' environment instead.
 - lifeos-native: everything else, a missing settings.json included (the reference's view:
   hook files under ROOT/hooks/, tools under ROOT/LIFEOS/TOOLS/, registrations in settings).
+- undetermined: settings.json exists but cannot be read or is not a JSON object (a trailing
+  comma): the kind cannot be told, so nothing that depends on it is guessed (no .ts file is
+  required, no registration or command judged); the file itself is the one finding.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from collectors.evidence import EvidenceStatus
 
 LIFEOS_NATIVE = "lifeos-native"
 CORTEX_NATIVE = "cortex-native"
+UNDETERMINED = "undetermined"
 HOOK_FILES = ("MemoryTurnStart.hook.ts", "LoadMemory.hook.ts", "MemoryDeltaSurface.hook.ts",
               "MemoryReviewFire.hook.ts", "MemoryHealthGate.hook.ts")
 TOOL_FILES = ("MemorySystem.ts", "MemoryReviewer.ts", "MemoryWriter.ts", "MemoryRetriever.ts", "MemoryTypes.ts",
@@ -66,11 +70,12 @@ class SubagentFlag(namedtuple("SubagentFlag", "variable value where")):
 
 class InstallEvidence(namedtuple(
         "InstallEvidence", "status kind kind_reason settings settings_problem system system_problem hook_files "
-        "tool_files registrations commands subagent_flags")):
+        "tool_files registrations commands subagent_flags settings_line settings_column", defaults=(None, None))):
     """status: EvidenceStatus, that of settings.json; kind: str; kind_reason: str; settings: FileState;
     settings_problem: str | None, why a readable settings.json cannot be used; system: FileState; system_problem:
     str | None; hook_files: tuple[FilePresence, ...]; tool_files: tuple[FilePresence, ...]; registrations:
-    tuple[Registration, ...]; commands: tuple[ResolvedCommand, ...]; subagent_flags: tuple[SubagentFlag, ...].
+    tuple[Registration, ...]; commands: tuple[ResolvedCommand, ...]; subagent_flags: tuple[SubagentFlag, ...];
+    settings_line, settings_column: int | None, where settings.json's JSON syntax error sits.
     """
 
     __slots__ = ()
@@ -92,8 +97,11 @@ def presence(directory: str, name: str) -> FilePresence:
 def install_kind(settings: SettingsFile) -> tuple[str, str]:
     cortex = sorted({c.cortex_hook for c in settings.commands if c.cortex_hook})
     lifeos = [name for name in HOOK_FILES if settings.registers(name)]
+    if settings.file.status is EvidenceStatus.MISSING:
+        return LIFEOS_NATIVE, "settings.json is missing: the LifeOS reference install is assumed"
     if not settings.usable:
-        return LIFEOS_NATIVE, f"settings.json is {settings.file.status.value}: the LifeOS reference install is assumed"
+        why = settings.problem or settings.file.reason or settings.file.status.value
+        return UNDETERMINED, f"settings.json cannot be used ({why}): the install kind cannot be told"
     if cortex and not lifeos:
         return CORTEX_NATIVE, f"settings.json registers the cortex hooks {', '.join(cortex)} and no LifeOS hook file"
     if lifeos:
@@ -138,11 +146,12 @@ def collect(layout: Layout) -> InstallEvidence:
         tool_files = tuple(presence(os.path.join(layout.root, "LIFEOS", "TOOLS"), name) for name in TOOL_FILES)
         registrations = tuple(Registration(name, settings.registers(name), system.mentions(name))
                               for name in REGISTERED_HOOK_FILES)
-    else:
+    elif kind == CORTEX_NATIVE:
         registered = {c.cortex_hook for c in settings.commands}
         registrations = tuple(Registration(name, name in registered, False) for name in CORTEX_HOOKS)
         env = hook_environment(settings.env, environ)
         commands = tuple(resolve_program(command, env) for command in settings.commands)
     return InstallEvidence(settings.file.status if settings.problem is None else EvidenceStatus.MALFORMED, kind,
                            reason, settings.file, settings.problem, system.file, system.problem, hook_files,
-                           tool_files, registrations, commands, subagent_flags(settings, environ))
+                           tool_files, registrations, commands, subagent_flags(settings, environ), settings.line,
+                           settings.column)

@@ -13,7 +13,7 @@ from collections import deque, namedtuple
 from collectors.fsprobe import describe_os_error, escapes, file_kind
 from collectors.logcursor import scan_log
 from collectors.layout import Layout
-from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, is_failure
+from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, dispatch_refusals, is_failure
 from cortex.reviewrows import run_id_ms
 from collectors.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
@@ -31,9 +31,11 @@ class LatestRow(namedtuple("LatestRow", "line run_id ts at_ms classification pro
     __slots__ = ()
 
 
-class TerminalRow(namedtuple("TerminalRow", "line run_id failed eat_cap error", defaults=(None,))):
+class TerminalRow(namedtuple("TerminalRow", "line run_id failed eat_cap error items refused codes",
+                             defaults=(None, 0, 0, None))):
     """line: int; run_id: object; failed: bool; eat_cap: bool; error: object, the row's `error` text (privacy-stripped,
-    bounded), for the failing finding.
+    bounded), for the failing finding; items: int, items its dispatch handled; refused: int, of them refused by a
+    guard or the write path; codes: dict[str, int] | None, refusal code -> count.
     """
 
     __slots__ = ()
@@ -105,13 +107,15 @@ def newest_run_directory(path: str, anchor: str) -> RunDirectories:
 
 
 def terminal_row(line: int, row: dict) -> TerminalRow:
-    return TerminalRow(line, brief(row.get("runId")), is_failure(row), carries_eat_cap(row), brief(row.get("error")))
+    items, refused, codes = dispatch_refusals(row)
+    return TerminalRow(line, brief(row.get("runId")), is_failure(row), carries_eat_cap(row), brief(row.get("error")),
+                       items, refused, codes or None)
 
 
 class NewestRows:
     """The aggregate (collectors.logcursor.Aggregate): the last row and the last HISTORY rows, judged when asked for."""
 
-    key = "reviewer.newest/1"
+    key = "reviewer.newest/2"  # /2: terminal rows carry their dispatch refusals
 
     def __init__(self) -> None:
         self.recent: deque[TerminalRow | tuple[int, dict]] = deque(maxlen=HISTORY)

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import enum
 
+from collectors.text import clip
+from cortex.evidencerows import is_count
 from cortex.reviewrows import skip_problem, success_problem
+
+MAX_CODES = 10  # distinct refusal codes kept per row
 
 
 class RowClass(str, enum.Enum):
@@ -49,3 +53,28 @@ def carries_eat_cap(row: dict) -> bool:
         if any(isinstance(text, str) and "EAT_CAP" in text for text in texts):
             return True
     return False
+
+
+def dispatch_refusals(row: dict) -> tuple[int, int, dict[str, int]]:
+    """(items dispatched, items whose write was refused, refusal code -> count) of a row's dispatch_summary.
+
+    Refused: a guard's skip (ESUSPECT_*) or a failure at the dispatch stage (EAT_CAP, EINVAL_ITEM, ...); an
+    auto-approval that failed afterwards was still written. A row without a summary dispatched nothing.
+    """
+    summary = row.get("dispatch_summary")
+    if not isinstance(summary, dict) or not is_count(summary.get("total")) or not summary["total"]:
+        return 0, 0, {}
+    skips = summary.get("skips") if isinstance(summary.get("skips"), list) else []
+    failures = summary.get("failures") if isinstance(summary.get("failures"), list) else []
+    refused = [item for item in skips] + [item for item in failures
+                                          if not isinstance(item, dict) or item.get("stage", "dispatch") == "dispatch"]
+    codes: dict[str, int] = {}
+    for item in refused:
+        code = item.get("code") if isinstance(item, dict) else None
+        code = clip(code, 64) if isinstance(code, str) and code else "unknown"
+        if code in codes or len(codes) < MAX_CODES:
+            codes[code] = codes.get(code, 0) + 1
+    if not skips and is_count(summary.get("skipped_guard")) and summary["skipped_guard"]:
+        codes["skipped_guard"] = summary["skipped_guard"]  # a guard count without its list
+        refused += [None] * summary["skipped_guard"]
+    return summary["total"], min(len(refused), summary["total"]), codes

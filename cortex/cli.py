@@ -93,9 +93,14 @@ def _help(args: list[str]) -> tuple[int, dict | str] | None:
     return 0, command_help(name)
 
 
+# The hook commands that leave a row in O/hook-failures.jsonl when they cannot do their job (cortex.hookfailures)
+FAILURE_LOGGED = {"hot render": "render", "recall": "recall", "review fire": "fire"}
+
+
 def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_root, stdin, stderr,
                builds: list | None = None) -> tuple[int, str]:
-    """A hook command: its (exit code, text), or nothing on stdout and one stderr line on any error."""
+    """A hook command: its (exit code, text), or nothing on stdout, one stderr line and one failure row on any error."""
+    invocation = None
     try:
         spec, options, positionals = parse_arguments(args, commands)
         invocation = Invocation(spec.name, options, positionals, environ, memory_root, stdin, builds)
@@ -107,11 +112,25 @@ def _run_plain(spec: CommandSpec, args: list[str], commands, environ, memory_roo
             warn(f"cortex {spec.name}: {notice}", stderr)
         return result
     except CortexError as error:
-        message = error.message
+        failure, message = error, error.message
     except Exception as error:  # noqa: BLE001 - a hook must never print a traceback
-        message = f"internal error: {type(error).__name__}: {error}"
+        failure, message = error, f"internal error: {type(error).__name__}: {error}"
     warn(f"cortex {spec.name}: {message}", stderr)
+    _record_failure(spec.name, invocation or Invocation(spec.name, {}, [], environ, memory_root, stdin), failure, stderr)
     return spec.error_exit, ""
+
+
+def _record_failure(name: str, invocation: Invocation, failure: BaseException, stderr: TextIO | None) -> None:
+    """The failed hook's row (the writer is imported only now: a hook's success path never loads it)."""
+    from cortex.hookinput import is_subagent
+
+    if name not in FAILURE_LOGGED or is_subagent(invocation):  # a subagent's hooks do nothing, on purpose
+        return
+    from cortex.hookfailures import record_for_invocation
+
+    problem = record_for_invocation(invocation, FAILURE_LOGGED[name], failure)
+    if problem:
+        warn(f"cortex {name}: {problem}", stderr)
 
 
 def warn(message: str, stderr: TextIO | None = None) -> None:

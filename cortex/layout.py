@@ -47,6 +47,7 @@ HEALTH_LOG = "memory-health.jsonl"  # written by cortex-health itself
 HEALTH_CHECKPOINT = "memory-health.checkpoint"  # its chain head, rewritten after each append
 FAILED_ITEMS_FILE = "failed-items.json"  # O/reviewer-runs/<runId>/: items whose dispatch failed
 REPLAYED_FILE = "replayed.json"  # beside it, once `cortex review replay` dispatched them
+HOOK_FAILURES_LOG = "hook-failures.jsonl"  # cortex-native: one row per hook run that could not do its job
 
 # Under M/STATE
 SURFACE_HEARTBEAT_FILE = "delta-surface-heartbeat"  # written by `cortex hot render`

@@ -15,6 +15,7 @@ from importlib import import_module
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
                         reviewer_lifecycle, search_cache)
+from collectors import corpus, hook_failures, reviewer_config
 from collectors.runner import Collector
 from health.catalogue import Check
 from health.catalogue import dense_context as dense_context_entries
@@ -35,6 +36,9 @@ from health.catalogue import review_state as review_state_entries
 from health.catalogue import search_cache as search_cache_entries
 from health.catalogue import reviewer as reviewer_entries
 from health.catalogue import run as run_entries
+from health.catalogue import corpus as corpus_entries
+from health.catalogue import hook_failures as hook_failures_entries
+from health.catalogue import reviewer_config as reviewer_config_entries
 from health.rules import Rule
 from health.rules import dispatch_failures as dispatch_failures_rule
 from health.rules import heartbeats as heartbeats_rule
@@ -53,6 +57,9 @@ from health.rules import review_state as review_state_rule
 from health.rules import search_cache as search_cache_rule
 from health.rules import reviewer as reviewer_rule
 from health.rules import run_inputs
+from health.rules import corpus as corpus_rule
+from health.rules import hook_failures as hook_failures_rule
+from health.rules import reviewer_config as reviewer_config_rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,6 +87,8 @@ CHECKS: tuple[CheckRow, ...] = (
     row("memory_root", memory_root.collect, memory_root_rule.judge, memory_root_entries.CHECKS),  # the rest read below it
     row("install", install.collect, install_rule.judge, install_entries.CHECKS),
     row("heartbeats", heartbeats.collect, heartbeats_rule.judge, heartbeats_entries.CHECKS),
+    row("hook_failures", hook_failures.collect, hook_failures_rule.judge, hook_failures_entries.CHECKS),
+    row("reviewer_config", reviewer_config.collect, reviewer_config_rule.judge, reviewer_config_entries.CHECKS),
     row("reviewer", reviewer.collect, reviewer_rule.judge, reviewer_entries.CHECKS),
     row("review_cadence", review_cadence.collect, review_cadence_rule.judge, review_cadence_entries.CHECKS),
     row("reviewer_lifecycle", reviewer_lifecycle.collect, reviewer_lifecycle_rule.judge,
@@ -91,6 +100,8 @@ CHECKS: tuple[CheckRow, ...] = (
     row("observability", observability.collect, observability_rule.judge, observability_entries.CHECKS),
     row("index", index.collect, index_rule.judge, index_entries.CHECKS),
     row("search_cache", search_cache.collect, search_cache_rule.judge, search_cache_entries.CHECKS),
+    # after search_cache: reading through the cache, as recall does, drops a damaged one (reported just before)
+    row("corpus", corpus.collect, corpus_rule.judge, corpus_entries.CHECKS),
     row("hot_memory", hot_memory.collect, hot_memory_rule.judge, hot_memory_entries.CHECKS),
     row("review_state", review_state.collect, review_state_rule.judge, review_state_entries.CHECKS),
     row("health_history", health_history.collect, health_history_rule.judge, health_history_entries.CHECKS),

@@ -20,6 +20,7 @@ import time
 
 from cortex.core.numbers import ascii_decimal
 from cortex.core.safeio import write_quietly
+from health.gatefailures import GateFailure, failure_of, overrun, record, root_named
 from health.options import Parser, UsageError, add_check_options, options_from
 from health.runoptions import Options
 
@@ -107,6 +108,9 @@ def _child(argv: list[str], environ: Mapping[str, str], read_end: int, write_end
         if environ is not os.environ:
             os.environ.clear()
             os.environ.update(environ)
+        from collectors.heartbeats import RUNNING_HOOK_ENV
+
+        os.environ[RUNNING_HOOK_ENV] = "gate"  # the audit judges the gate's heartbeat as now: it is the gate running
         from health.cli import run
 
         with open(1, "w", encoding="utf-8", closefd=False) as out, open(2, "w", closefd=False) as err:
@@ -147,29 +151,6 @@ def _reap(pid: int) -> int:
     return os.waitstatus_to_exitcode(status) if done else _kill_group(pid)
 
 
-def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:
-    """Publish (as the check would) a report whose one finding is the missed deadline."""
-    from health.findings import warn
-    from health.inputs import resolve_inputs, resolve_layout, resolve_thresholds
-    from health.layouts import LayoutError
-    from health.model import Assessment
-    from health.run import Audit, publish
-    from thresholds.clock import resolve_clock
-
-    finding = warn("health-check-deadline-exceeded",
-                   f"The health check did not finish within the gate's {timeout:g} s deadline and was stopped; "
-                   "no evidence was judged in this run.", measured=round(elapsed_ms), threshold=timeout * 1000,
-                   unit="ms")
-    try:  # publish where the check itself would have (a Dense Context tree logs beside context/)
-        inputs = resolve_inputs(options, environ)
-        layout, clock, thresholds = inputs.layout, inputs.clock, inputs.thresholds
-    except LayoutError:
-        layout, thresholds = resolve_layout(options, environ), resolve_thresholds(options, environ, "lifeos")
-        clock = resolve_clock(options.now, environ)
-    audit = Audit(layout, clock, thresholds, {}, Assessment((finding,)), elapsed_ms)
-    return publish(audit, options).document()  # the same shape as a child's printed report
-
-
 def summary(document: Mapping[str, Any]) -> str | None:
     """One line for stderr, or None when overall is ok."""
     overall = document.get("overall")
@@ -182,34 +163,43 @@ def summary(document: Mapping[str, Any]) -> str | None:
     return text + " (cortex-health -v --format text for details)"
 
 
-def gate(argv: Sequence[str], environ: Mapping[str, str], started: float) -> str | None:
+def gate(argv: Sequence[str], environ: Mapping[str, str], started: float) -> tuple[str | None, GateFailure | None,
+                                                                                     Options | None]:
+    """(the stderr line, why this run failed, the options) of one gate run."""
     try:
         args = build_parser().parse_args(list(argv))
         options = options_from(args, environ)
     except UsageError as error:
-        return f"cortex-health gate: usage: {error}"
+        return (f"cortex-health gate: usage: {error}", GateFailure("invalid_input", f"usage: {error}"),
+                Options(root=root_named(argv)))
     if not args.timeout > 0 or args.timeout == float("inf"):
-        return "cortex-health gate: usage: --timeout must be a number of seconds > 0"
+        message = "usage: --timeout must be a number of seconds > 0"
+        return f"cortex-health gate: {message}", GateFailure("invalid_input", message), options
     remaining = args.timeout - (time.monotonic() - started)
     document, problem = run_child(without_timeout(argv), environ, remaining) if remaining > 0 else (None, None)
     if problem:
-        return f"cortex-health gate: {problem}"
+        return f"cortex-health gate: {problem}", GateFailure("no_report", problem), options
     if document is None:
         document = overrun(options, environ, args.timeout, (time.monotonic() - started) * 1000)
-    return summary(document)
+    return summary(document), failure_of(document, (time.monotonic() - started) * 1000, args.timeout), options
 
 
 def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stderr: TextIO | None = None) -> int:
-    """Always 0: a hook that fails must not block the agent."""
+    """Always 0: a hook that fails must not block the agent (its failure is recorded instead)."""
     started = time.monotonic()
     environ = os.environ if environ is None else environ
     stderr = stderr or sys.stderr
+    options = None
     try:
-        message = gate(argv, environ, started)
+        message, failure, options = gate(argv, environ, started)
     except SystemExit:  # --help printed its text
         return 0
     except BaseException as error:  # noqa: BLE001 - never a traceback, never a non-zero exit
         message = f"cortex-health gate: internal error: {type(error).__name__}: {error}"
+        failure = GateFailure("internal_error", f"{type(error).__name__}: {error}")
     if message:
         write_quietly(stderr, message + "\n")
+    problem = record(failure, options, environ) if failure is not None else None
+    if problem:
+        write_quietly(stderr, f"cortex-health gate: {problem}\n")
     return 0

@@ -5,7 +5,9 @@ Families: `corpus` (Markdown and JSONL canonical records, frontmatter, a root *_
 transcript, the reviewer config and the inference command's output), `writes` (remembered
 items, proposals, `hot set` stdin) and `errors` (inputs whose error messages could quote
 them: an escaped span in a timestamp, a broken config, a malformed transcript line) and
-`evidence` (hand-edited or legacy OBSERVABILITY logs and state that the auditor reads).
+`evidence` (hand-edited or legacy OBSERVABILITY logs and state that the auditor reads, the hooks'
+failure log included). The `errors` family's broken note and reviewer config also make the
+hooks fail, so their own failure rows (O/hook-failures.jsonl) are among the files scanned.
 Every family gets the same command sweep; only its own inputs carry canaries.
 """
 from __future__ import annotations
@@ -272,6 +274,13 @@ def plant_evidence(family: Family) -> None:
            "file": "PRINCIPAL_MEMORY.md", "prior_count": 1, "new_count": 1, "ok": False,
            "error": f"EWRITE {p.span('memory-writes.jsonl error')}",
            "evictions": [f"PREFERENCE: {p.span('memory-writes.jsonl eviction')} ~explicit"]})
+    jsonl("hook-failures.jsonl",  # a hand-edited failure log: the hooks' own writer strips spans, an editor need not
+          {"ts": "2026-01-02T02:30:00.000Z", "hook": "recall", "code": "integrity_error",
+           "reason": f"Invalid created timestamp {p.span('hook-failures.jsonl reason')} then "
+                     f"{p.json_span('hook-failures.jsonl reason', 'json-escaped-brackets')}",
+           "file": f"LIFEOS/MEMORY/KNOWLEDGE/sweep{p.span('hook-failures.jsonl file')}.md", "line": 4,
+           "field": f"created{p.span('hook-failures.jsonl field')}", "rule": f"timestamp{p.span('hook-failures rule')}"},
+          {"ts": "2026-01-02T02:31:00.000Z", "hook": "fire", "what": f"not a failure row {p.span('hook-failures bad row')}"})
     jsonl("pending-proposals.jsonl",
           {"id": f"prop-sweep{p.span('pending-proposals.jsonl id')}", "ts": "2026-01-02T01:00:00.000Z",
            "status": "pending", "target": "PROJECTS.md", "summary": f"sweep {p.span('pending-proposals.jsonl summary')}"})

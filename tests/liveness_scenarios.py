@@ -64,6 +64,11 @@ def settings_not_json(root):
     (root / "settings.json").write_text("{not json")
 
 
+def settings_directory(root):
+    (root / "settings.json").unlink()
+    (root / "settings.json").mkdir()
+
+
 def settings_hook_clobbered(root):
     lifeos_native(root, live=("MemoryHealthGate.hook.ts", "MemoryReviewFire.hook.ts"),
                   system=("MemoryTurnStart.hook.ts", "MemoryHealthGate.hook.ts"))

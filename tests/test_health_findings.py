@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests import health_scenarios as s
+from tests import hook_scenarios as hooks
 from tests import history_scenarios as hs
 from tests import liveness_scenarios as live
 from tests.health_support import clean_env, copy_demo, run_cli
@@ -80,7 +81,8 @@ SCENARIOS = [
     ("health-history-unchained", "warn", 1, hs.history_unchained, {}),
     ("hook-file-missing:MemoryTurnStart.hook.ts", "critical", 2, live.hook_file_missing, {}),
     ("tool-file-missing:MutationTier.ts", "critical", 2, live.tool_file_missing, {}),
-    ("settings-missing:settings.json", "critical", 2, live.settings_not_json, {}),
+    ("settings-invalid", "critical", 2, live.settings_not_json, {}),
+    ("settings-missing:settings.json", "critical", 2, live.settings_directory, {}),
     ("settings-hook-missing:MemoryTurnStart.hook.ts", "critical", 2, live.settings_hook_clobbered, {}),
     ("settings-hook-absent:cortex recall", "warn", 1, live.settings_hook_unregistered, {}),
     ("hook-command-missing:Stop:/nowhere/bin/cortex", "critical", 2, live.hook_command_unresolved, {}),
@@ -100,6 +102,15 @@ SCENARIOS = [
     ("lock-contention", "warn", 1, live.locks_contended, {}),
     ("search-cache-verify-failed", "warn", 1, s.search_cache_wrong, {}),
     ("search-cache-unreadable", "warn", 1, s.search_cache_garbage, {}),
+    ("corpus-integrity-error", "critical", 2, hooks.note_with_impossible_date, {}),
+    ("corpus-integrity-error", "critical", 2, hooks.note_with_duplicate_id, {}),
+    ("reviewer-config-invalid", "critical", 2, hooks.review_config_trailing_comma, {}),
+    ("reviewer-config-invalid", "critical", 2, hooks.review_config_wrong_type, {}),
+    ("hot-entries-unparsed:PRINCIPAL_MEMORY.md", "warn", 1, hooks.hot_hand_edits, {}),
+    ("settings-invalid", "critical", 2, hooks.settings_trailing_comma, {}),
+    ("hook-failing:recall", "critical", 2, hooks.recall_failing, {}),
+    ("hook-failures-log-invalid", "warn", 1, hooks.failure_log_garbled, {}),
+    ("reviewer-writes-refused", "warn", 1, hooks.reviewer_every_write_refused, {}),
 ]
 
 

@@ -87,13 +87,24 @@ def test_clobbered_registration_is_critical_and_absent_one_warns(tmp_path):
                       "hook": "MemoryTurnStart.hook.ts"}
 
 
-def test_unreadable_settings_is_settings_missing(tmp_path):
+def test_settings_that_is_not_json_is_one_settings_invalid_finding_and_no_guesses(tmp_path):
     root = lifeos_native(copy_demo(tmp_path))
     (root / "settings.json").write_text("{not json")
     result = run_cli(root=root)
     assert result.code == 2
+    found = result.finding("settings-invalid")
+    assert found["severity"] == "critical" and (found["detail"]["line"], found["detail"]["column"]) == (1, 2)
+    assert not [i for i in result.ids() if i.startswith(("hook-file-", "tool-file-", "settings-hook-", "settings-missing"))]
+    assert not [i for i in result.report["ok_summary"] if i.startswith("install-")]
+
+
+def test_settings_that_cannot_be_read_is_settings_missing_without_guesses(tmp_path):
+    root = lifeos_native(copy_demo(tmp_path))
+    (root / "settings.json").unlink()
+    (root / "settings.json").mkdir()
+    result = run_cli(root=root)
     assert result.finding("settings-missing:settings.json")["severity"] == "critical"
-    assert "install-lifeos-native" in result.report["ok_summary"]
+    assert [i for i in result.ids() if i.startswith(("hook-file-", "tool-file-", "settings-hook-"))] == []
 
 
 def test_cortex_native_command_that_does_not_resolve_is_critical(tmp_path):

@@ -13,6 +13,7 @@ from health.catalogue.find import checks, instance_of, lookup, problems
 from health.model import CollectorFailure, CollectorSkipped
 from health.rules import Context
 from tests import health_scenarios as s
+from tests import hook_scenarios as hooks
 from tests import liveness_scenarios as live
 from tests.health_support import REPO, clean_env, copy_demo
 from tests.ops_support import audit_document, health
@@ -45,7 +46,8 @@ def test_every_id_a_rule_emits_is_an_entry_of_its_own_row_and_no_entry_is_dead(t
                         (None, None, 0, lambda root: [] if s.write_manifest(root) else [], {}),  # index-fresh
                         (None, None, 0, live.lock_held_elsewhere, {}),  # lock-held (unverifiable, young)
                         (None, None, 0, s.search_cache_built, {}),  # search-cache-present
-                        (None, None, 0, lambda root: None, {"CORTEX_CACHE": "off"})]  # search-cache-off
+                        (None, None, 0, lambda root: None, {"CORTEX_CACHE": "off"}),  # search-cache-off
+                        (None, None, 0, hooks.recall_recovered, {})]  # hook-recovered
     for index, (_id, _severity, _code, mutate, env) in enumerate([*beyond_scenarios, *SCENARIOS]):
         root = copy_demo(tmp_path / str(index))
         extra = mutate(root) or []

@@ -57,6 +57,8 @@ THRESHOLDS: tuple[ThresholdSpec, ...] = (
                   "a live holder keeping a lock longer than this warns"),
     ThresholdSpec("lock_contention_per_day", 10, "CORTEX_LOCK_CONTENTION_PER_DAY", "lockContentionPerDay", "count",
                   "more contended or recovered lock events than this in the last 24 h warn"),
+    ThresholdSpec("reviewer_refused_share", 0.5, "CORTEX_REVIEWER_REFUSED_SHARE", "reviewerRefusedShare", "count",
+                  "a share (0-1) of the last 5 reviewer runs' items refused by the write path above this warns"),
 ) + tuple(ThresholdSpec(*spec, layout=dense_context.LAYOUT) for spec in dense_context.SPECS)
 
 BY_NAME = {spec.name: spec for spec in THRESHOLDS}

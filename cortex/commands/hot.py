@@ -120,7 +120,16 @@ def _set(inv: Invocation, args: list[str]) -> dict:
         inv.notices.append(f"dropped {lost} of {len(entries)} submitted entries ({result['dropped_malformed']} "
                            f"malformed, {result['dropped_overlength']} overlength); they are not in the file: "
                            "see data.dropped for each entry and its reason")
+    _note_unparsed(inv, result)
     return result
+
+
+def _note_unparsed(inv: Invocation, result: dict) -> None:
+    """Lines of the entry block that were not entries left the file with this write: say so (stdout is unchanged)."""
+    if result["dropped_unparsed"]:
+        inv.notices.append(f"dropped {result['dropped_unparsed']} line(s) of the file's entry block that were not "
+                           "entries (data.dropped, reason unparsed; recorded in memory-writes.jsonl, and the "
+                           f"snapshot {result['snapshot']} keeps them)")
 
 
 def _snapshots(inv: Invocation, args: list[str]) -> dict:
@@ -151,6 +160,7 @@ def _restore(inv: Invocation, args: list[str]) -> dict:
         inv.notices.append(f"restored {name}: removed {len(result['evictions'])} entries, added "
                            f"{len(result['additions'])} (see data.evictions; undo with "
                            f"`cortex hot restore {label} {result['snapshot']}`)")
+    _note_unparsed(inv, result)
     return {**result, "restored_from": name}
 
 

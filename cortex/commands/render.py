@@ -28,8 +28,14 @@ def render(inv: Invocation) -> tuple[int, str]:
     block = render_memory(layout)
     try:
         beat(layout, inv.now_ms())
-    except Exception as error:  # noqa: BLE001 - the block still reaches the prompt; the auditor sees the silence
+    except Exception as error:  # noqa: BLE001 - the block still reaches the prompt; the failure row says why
         write_quietly(sys.stderr, f"cortex hot render: heartbeat not written: {error}\n")
+        from cortex.hookfailures import describe, record_for_invocation
+
+        problem = record_for_invocation(inv, "render", error, code="heartbeat_failed",
+                                        message=f"heartbeat not written: {describe(error)[1]}")
+        if problem:
+            write_quietly(sys.stderr, f"cortex hot render: {problem}\n")
     return 0, block
 
 

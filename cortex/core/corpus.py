@@ -14,6 +14,7 @@ import os
 import re
 from collections import namedtuple
 
+from cortex.core.corpusfaults import frontmatter_line, id_line, source_key
 from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
                                read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
@@ -97,7 +98,8 @@ def validated_record(fields: tuple) -> CortexRecord:
     Built once, complete (a record is immutable): this runs for every canonical record of every call.
     """
     if not js_trim(fields[0]):
-        raise IntegrityError(f"Canonical record has an empty ID at {fields[7]}")
+        raise IntegrityError(f"Canonical record has an empty ID at {fields[7]}").at(file=fields[7], field="id",
+                                                                                   rule="empty-id")
     parsed = []
     for name, place in _TIMES:
         value = fields[place]
@@ -107,17 +109,20 @@ def validated_record(fields: tuple) -> CortexRecord:
         ms = parse_timestamp_ms(value)
         if ms is None:
             # never the value: it may be (what is left of) private text
-            raise IntegrityError(f"Invalid {name} timestamp for {fields[0]} in {fields[7]}")
+            raise IntegrityError(f"Invalid {name} timestamp for {fields[0]} in {fields[7]}").at(
+                file=fields[7], field=name, rule="timestamp")
         parsed.append(ms)
     record = _new_record(CortexRecord, (*fields, *parsed))
     if record.updated_ms < record.created_ms:
-        raise IntegrityError(f"Canonical record {record.id} is updated before it was created")
+        raise IntegrityError(f"Canonical record {record.id} is updated before it was created").at(
+            file=record.path, field="updated", rule="updated-before-created")
     if (
         record.valid_from_ms is not None
         and record.valid_until_ms is not None
         and record.valid_from_ms >= record.valid_until_ms
     ):
-        raise IntegrityError(f"Canonical record {record.id} has an incoherent validity window")
+        raise IntegrityError(f"Canonical record {record.id} has an incoherent validity window").at(
+            file=record.path, field="valid_until", rule="validity-window")
     return record
 
 
@@ -128,20 +133,23 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
     fields = frontmatter_fields(content)
     created = fields.get("created") or fields.get("date") or fields.get("ts") or EPOCH_ISO
     record_id = fields.get("id") or "path:" + hashlib.sha256(rel.encode("utf-8")).hexdigest()[:16]
-    return validated_record((
-        record_id,
-        fields.get("type") or ("work" if "WORK/" in rel else "memory"),  # type
-        fields.get("title") or fields.get("name") or rel,  # title
-        created,
-        fields.get("updated") or fields.get("last_updated") or created,  # updated
-        fields.get("source_kind") or fields.get("source") or "canonical",  # source
-        fields.get("source_session") or None,  # session
-        rel,  # path
-        content,
-        related_ids(content, fields.get("related"), f"{record_id} in {rel}"),  # related
-        fields.get("valid_from") or None,
-        fields.get("valid_until") or None,
-    ))
+    try:
+        return validated_record((
+            record_id,
+            fields.get("type") or ("work" if "WORK/" in rel else "memory"),  # type
+            fields.get("title") or fields.get("name") or rel,  # title
+            created,
+            fields.get("updated") or fields.get("last_updated") or created,  # updated
+            fields.get("source_kind") or fields.get("source") or "canonical",  # source
+            fields.get("source_session") or None,  # session
+            rel,  # path
+            content,
+            related_ids(content, fields.get("related"), f"{record_id} in {rel}"),  # related
+            fields.get("valid_from") or None,
+            fields.get("valid_until") or None,
+        ))
+    except IntegrityError as error:  # name the frontmatter line of the field at fault, never its value
+        raise error.at(line=frontmatter_line(raw, source_key(fields, error.field))) from None
 
 
 def _reject_constant(name: str):
@@ -151,8 +159,13 @@ def _reject_constant(name: str):
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # json.loads would build one per row
 
 
-def _jsonl_row(line: str, location: str) -> dict:
+def _jsonl_row(line: str, rel: str, number: int) -> dict:
     """The row with every decoded string privacy-stripped: escapes (`\\u003cprivate>`) decode into tags."""
+    location = f"{rel}:{number}"
+
+    def broken(message: str, rule: str, field: str | None = None) -> IntegrityError:
+        return IntegrityError(f"{message} at {location}").at(file=rel, line=number, field=field, rule=rule)
+
     escaped = "\\" in line  # one scan; most rows hold no escape, so the three scans below are skipped
     try:
         stripped = strip_private_content(line)
@@ -162,32 +175,35 @@ def _jsonl_row(line: str, location: str) -> dict:
         unicode_escape = escaped and "\\u" in stripped
         row = strip_private_json(decoded, keys=False) if unicode_escape or might_hold_tags(stripped) else decoded
     except (ValueError, RecursionError):
-        raise IntegrityError(f"Malformed JSONL at {location}") from None
+        raise broken("Malformed JSONL", "malformed-jsonl") from None
     if not isinstance(row, dict):
-        raise IntegrityError(f"JSONL row must be an object at {location}")
+        raise broken("JSONL row must be an object", "not-an-object")
     if not JSONL_KEYS.issuperset(row):
-        raise IntegrityError(f"JSONL row has unknown fields at {location}")
+        raise broken("JSONL row has unknown fields", "unknown-field")
     for key in _REQUIRED_JSONL:
         if not isinstance(row.get(key), str) or not js_trim(row[key]):
-            raise IntegrityError(f"JSONL {key} must be a non-empty string at {location}")
+            raise broken(f"JSONL {key} must be a non-empty string", "required-string", key)
     for key in ("source_kind", "source"):
         if key in row and (not isinstance(row[key], str) or not js_trim(row[key])):
-            raise IntegrityError(f"JSONL {key} must be a non-empty string at {location}")
+            raise broken(f"JSONL {key} must be a non-empty string", "required-string", key)
     if row.get("source_session") is not None and not isinstance(row["source_session"], str):
-        raise IntegrityError(f"JSONL source_session must be a string or null at {location}")
+        raise broken("JSONL source_session must be a string or null", "type", "source_session")
     related = row.get("related", [])
     if "related" in row and (
         not isinstance(related, list) or any(not isinstance(i, str) or not js_trim(i) for i in related)
     ):
-        raise IntegrityError(f"JSONL related must contain only non-empty string IDs at {location}")
+        raise broken("JSONL related must contain only non-empty string IDs", "related-ids", "related")
     for key in ("valid_from", "valid_until"):
         if row.get(key) is not None and not isinstance(row[key], str):
-            raise IntegrityError(f"JSONL {key} must be a string at {location}")
+            raise broken(f"JSONL {key} must be a string", "type", key)
     # The raw line was already checked; only escapes can decode into forbidden characters.
     if escaped and ("\\u" in line or "\\b" in line or "\\f" in line):
         for value in list(decoded.values()) + list(decoded.get("related") or []):
             if isinstance(value, str):
-                assert_canonical_text(value, location)
+                try:
+                    assert_canonical_text(value, location)
+                except IntegrityError as error:
+                    raise error.at(file=rel, line=number) from None
     return row
 
 
@@ -199,12 +215,12 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
     for index, line in enumerate(lines):
         if not js_trim(line):
             continue
-        row = _jsonl_row(line, f"{rel}:{index + 1}")
+        row = _jsonl_row(line, rel, index + 1)
         source = row.get("source_kind")
         if source is None:
             source = row.get("source")
-        records.append(
-            validated_record((
+        try:
+            record = validated_record((
                 row["id"], row["type"], row["title"], row["created"], row["updated"],
                 source if source is not None else "canonical",  # source
                 row.get("source_session"),  # session
@@ -213,7 +229,9 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
                 list(row.get("related") or []),  # related
                 row.get("valid_from"), row.get("valid_until"),
             ))
-        )
+        except IntegrityError as error:
+            raise error.at(line=index + 1) from None
+        records.append(record)
     return records
 
 
@@ -238,16 +256,20 @@ def parse_file(path: str, root_real: str) -> list[CortexRecord]:
 def check_record_count(before: int, added: int) -> None:
     """The corpus limit, checked after each file as the records are appended (same point, same error)."""
     if before + added > MAX_RECORDS:
-        raise IntegrityError(f"Canonical corpus exceeds record count limit ({MAX_RECORDS})")
+        raise IntegrityError(f"Canonical corpus exceeds record count limit ({MAX_RECORDS})").at(rule="record-limit")
 
 
-def check_unique_ids(records: list) -> None:
-    """The first repeated ID, in corpus order, names both paths (records or cached heads)."""
+def check_unique_ids(records: list, root: str | None = None) -> None:
+    """The first repeated ID, in corpus order, names both paths (records or cached heads); with the pinned `root`
+    the error also knows the repeat's line."""
     seen: dict[str, str] = {}
     for record in records:
         prior = seen.get(record.id)
         if prior is not None:
-            raise IntegrityError(f"Duplicate canonical ID {record.id}: {prior} and {record.path}")
+            error = IntegrityError(f"Duplicate canonical ID {record.id}: {prior} and {record.path}")
+            nth = 2 if prior == record.path else 1
+            line = None if root is None else id_line(root, record.path, record.id, nth, _jsonl_row)
+            raise error.at(file=record.path, line=line, field="id", rule="duplicate-id")
         seen[record.id] = record.path
 
 
@@ -259,7 +281,7 @@ def enumerate_canonical_corpus(root: str) -> Corpus:
         parsed = parse_file(path, root_real)
         check_record_count(len(records), len(parsed))
         records.extend(parsed)
-    check_unique_ids(records)
+    check_unique_ids(records, root_real)
     return Corpus(root_real, tuple(files), records)
 
 

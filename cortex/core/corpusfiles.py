@@ -28,10 +28,10 @@ _C1_UTF8 = re.compile(rb"\xc2[\x80-\x9f]")
 
 def _checked_realpath(path: str, root_real: str) -> str:
     if os.path.islink(path):
-        raise IntegrityError(f"Canonical path is a symlink: {path}")
+        raise IntegrityError(f"Canonical path is a symlink: {path}").at(file=path, rule="symlink")
     real = os.path.realpath(path)
     if not is_within(root_real, real):
-        raise IntegrityError(f"Canonical path escapes root: {path}")
+        raise IntegrityError(f"Canonical path escapes root: {path}").at(file=path, rule="escape")
     return real
 
 
@@ -40,7 +40,8 @@ def require_utf8_name(path: str) -> None:
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        raise IntegrityError(f"Canonical path is not valid UTF-8: {path.encode('utf-8', 'backslashreplace').decode()}") from None
+        shown = path.encode('utf-8', 'backslashreplace').decode()
+        raise IntegrityError(f"Canonical path is not valid UTF-8: {shown}").at(file=shown, rule="utf8-name") from None
 
 
 def pin_canonical_root(root: str) -> str:
@@ -54,7 +55,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
     corpus_real = os.path.realpath(corpus_root)
     top_real = _checked_realpath(top, corpus_real)
     if not stat.S_ISDIR(os.lstat(top_real).st_mode):
-        raise IntegrityError(f"Canonical corpus path is not a directory: {top}")
+        raise IntegrityError(f"Canonical corpus path is not a directory: {top}").at(file=top, rule="not-directory")
     files: list[str] = []
 
     def walk(directory: str) -> None:
@@ -67,17 +68,18 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                 require_utf8_name(path)
                 canonical = name.endswith(".md") or name.endswith(".jsonl")
                 if entry.is_symlink():
-                    raise IntegrityError(f"Canonical path is a symlink: {path}")
+                    raise IntegrityError(f"Canonical path is a symlink: {path}").at(file=path, rule="symlink")
                 is_dir = entry.is_dir(follow_symlinks=False)
                 if canonical and not is_dir and not entry.is_file(follow_symlinks=False):
-                    raise IntegrityError(f"Canonical path is not a regular file: {path}")
+                    raise IntegrityError(f"Canonical path is not a regular file: {path}").at(file=path, rule="not-regular")
                 # No realpath per entry: `directory` is real (top_real, then only non-symlink
                 # folders), and this entry is no symlink, so `path` is already its own realpath.
                 if is_dir:
                     walk(path)
                 elif canonical:
                     if len(files) >= MAX_FILES:
-                        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
+                        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(
+                            rule="file-count-limit")
                     files.append(path)
 
     walk(top_real)
@@ -96,7 +98,8 @@ def canonical_files(root_real: str) -> list[str]:
                     path = os.path.join(root_real, entry.name)
                     require_utf8_name(path)
                     if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
-                        raise IntegrityError(f"Canonical path is not a regular file: {path}")
+                        raise IntegrityError(f"Canonical path is not a regular file: {path}").at(file=path,
+                                                                                                 rule="not-regular")
                     _checked_realpath(path, root_real)
                     hot.append(path)
         return sorted(_files_under(knowledge, root_real) + hot, key=utf16_key)
@@ -108,21 +111,22 @@ def canonical_files(root_real: str) -> list[str]:
 def check_limits(files: list[str], root: str) -> list[os.stat_result]:
     """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
     if len(files) > MAX_FILES:
-        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})")
+        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(rule="file-count-limit")
     total = 0
     infos = []
     for path in files:
         info = os.lstat(path)
         infos.append(info)
         if not stat.S_ISREG(info.st_mode):
-            raise IntegrityError(f"Canonical path is not a regular file: {path}")
+            raise IntegrityError(f"Canonical path is not a regular file: {path}").at(file=path, rule="not-regular")
         if info.st_size > MAX_FILE_BYTES:
             raise IntegrityError(
                 f"Canonical file exceeds per-file byte limit ({MAX_FILE_BYTES}): {os.path.relpath(path, root)}"
-            )
+            ).at(file=path, rule="file-bytes-limit")
         total += info.st_size
         if total > MAX_TOTAL_BYTES:
-            raise IntegrityError(f"Canonical corpus exceeds total byte limit ({MAX_TOTAL_BYTES})")
+            raise IntegrityError(f"Canonical corpus exceeds total byte limit ({MAX_TOTAL_BYTES})").at(
+                file=path, rule="total-bytes-limit")
     return infos
 
 
@@ -133,7 +137,8 @@ def _forbidden_text() -> re.Pattern[str]:
 
 def assert_canonical_text(text: str, where: str) -> None:
     if _forbidden_text().search(text):
-        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {where}")
+        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {where}").at(
+            rule="control-character")
 
 
 def _forbidden_utf8(data: bytes) -> bool:
@@ -145,14 +150,19 @@ def read_canonical_utf8(path: str, label: str) -> str:
     try:
         data = read_bounded(path, MAX_FILE_BYTES)
     except UnsafeFile as error:
-        raise IntegrityError(f"Canonical path is not a readable regular file: {label} ({error})") from None
+        raise IntegrityError(f"Canonical path is not a readable regular file: {label} ({error})").at(
+            file=label, rule="unreadable") from None
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise IntegrityError(f"Canonical text is not valid UTF-8 at {label}") from None
+    except UnicodeDecodeError as error:
+        raise IntegrityError(f"Canonical text is not valid UTF-8 at {label}").at(
+            file=label, line=data.count(b"\n", 0, error.start) + 1, rule="utf8") from None
     if text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte order mark is encoding, not content
     if _forbidden_utf8(data):
-        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {label}")
+        found = _forbidden_text().search(text)
+        line = text.count("\n", 0, found.start()) + 1 if found else None
+        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {label}").at(
+            file=label, line=line, rule="control-character")
     return text
 

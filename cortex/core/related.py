@@ -65,7 +65,7 @@ def related_ids(content: str, field: str | None, where: str) -> list[str]:
 
 def _refused(where: str, why: str) -> IntegrityError:
     return IntegrityError(f"Canonical record {where}: related must list record ids, as [id, id] or one `- id` "
-                          f"per line ({why})")
+                          f"per line ({why})").at(field="related", rule="related-list")
 
 
 def _flow_list(value: str, where: str) -> list[str]:

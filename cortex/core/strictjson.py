@@ -15,7 +15,11 @@ MAX_DEPTH = 64
 
 
 class StrictJSONError(ValueError):
-    """Why a text is not strict JSON (the message is the reason, ready to show)."""
+    """Why a text is not strict JSON (the message is the reason, ready to show); a syntax error also
+    knows its 1-based `line` and `column` (None for the other refusals)."""
+
+    line: int | None = None
+    column: int | None = None
 
 
 def _no_constant(name: str):
@@ -102,7 +106,9 @@ def decode(text: str):
     except json.JSONDecodeError as error:
         # One-line texts (a JSONL row) are located by their caller; the column is enough.
         where = f"line {error.lineno} column" if "\n" in text else "column"
-        raise StrictJSONError(f"invalid JSON: {error.msg} at {where} {error.colno}") from None
+        refused = StrictJSONError(f"invalid JSON: {error.msg} at {where} {error.colno}")
+        refused.line, refused.column = error.lineno, error.colno
+        raise refused from None
     except RecursionError:
         raise StrictJSONError("invalid JSON: nested too deeply") from None
     except ValueError:  # an integer too long to convert
@@ -125,7 +131,7 @@ def loads_strict(text: str, *, what: str = "payload"):
     try:
         return decode(text)
     except StrictJSONError as error:
-        raise InvalidInput(f"{what} must be valid JSON ({error})") from None
+        raise InvalidInput(f"{what} must be valid JSON ({error})").at(line=error.line, rule="json") from None
 
 
 def parse_object(raw: bytes) -> dict | str:

@@ -6,10 +6,15 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 - every line after the frontmatter whose trimmed text starts with a valid prefix is an
   entry, wherever it stands (inside the block or orphaned), first-seen de-duplicated,
   so a file with disordered markers loses nothing;
+- any other non-blank line between a BEGIN marker and the next END marker is *unparsed*: a
+  hand edit that is not an entry (`- PREFERENCE: x`, `PREFRENCE: x`, `PREFERENCE:x`). It is
+  reported with its line and the rule it breaks (`cortex hot read`, the auditor), and the next
+  write drops it and records it (memory-writes.jsonl `dropped`, reason "unparsed");
 - everything else is body, preserved verbatim.
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import namedtuple
 
@@ -28,8 +33,11 @@ _FRONTMATTER = re.compile(r"---\r?\n[\s\S]*?\r?\n---\r?\n")
 _LINE_SPLIT = re.compile(r"\r?\n")
 
 
-class ParsedMemoryFile(namedtuple("ParsedMemoryFile", "frontmatter body_lines entries")):
-    """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]."""
+class ParsedMemoryFile(namedtuple("ParsedMemoryFile", "frontmatter body_lines entries unparsed", defaults=((),))):
+    """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]; unparsed: tuple[tuple[int, str,
+    str], ...], each non-blank line inside the entry block that is not an entry as (line, text, rule): its 1-based
+    line in the file, its trimmed text and the entry rule it breaks, named without quoting it. (Plain tuples: the
+    prompt hook imports this module, and a record class costs it start-up for a case it rarely meets.)"""
 
     __slots__ = ()
 
@@ -61,22 +69,58 @@ def parse_memory_content(content: str) -> ParsedMemoryFile:
     valid = bool(raw) and BEGIN_MARKER not in raw and END_MARKER not in raw
     frontmatter = raw.replace("\r\n", "\n") if valid else ""
     after = content[len(raw):] if valid else content
+    first_line = raw.count("\n") + 1 if valid else 1
     body: list[str] = []
     entries: list[str] = []
+    unparsed: list[tuple[int, str, str]] = []
     seen: set[str] = set()
-    for line in _LINE_SPLIT.split(after):
+    in_block = False
+    for number, line in enumerate(_LINE_SPLIT.split(after), start=first_line):
         trimmed = js_trim(line)
         if trimmed in (BEGIN_MARKER, END_MARKER):
+            in_block = trimmed == BEGIN_MARKER
             continue
         if trimmed and PREFIX_PATTERN.match(trimmed):
             if trimmed not in seen:
                 seen.add(trimmed)
                 entries.append(trimmed)
             continue
+        if in_block and trimmed:
+            unparsed.append((number, trimmed, unparsed_rule(trimmed)))
+            continue
         body.append(line)
     while body and not js_trim(body[-1]):
         body.pop()
-    return ParsedMemoryFile(frontmatter, tuple(body), tuple(entries))
+    return ParsedMemoryFile(frontmatter, tuple(body), tuple(entries), tuple(unparsed))
+
+
+@functools.cache
+def _rule_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A list marker, and a word before a colon: compiled when a line first needs them, not by every render."""
+    return re.compile(r"(?:[-*+•]|\d+[.)])\s*"), re.compile(r"([A-Za-z_]+)(\s*):(\s?)")
+
+
+def unparsed_rule(trimmed: str) -> str:
+    """Which entry rule a non-entry line breaks, named without quoting the line."""
+    list_marker, word_colon = _rule_patterns()
+    marker = list_marker.match(trimmed)
+    if marker and marker.end() and PREFIX_PATTERN.match(trimmed[marker.end():]):
+        return "a list marker stands before the prefix (an entry starts with the prefix itself)"
+    word = word_colon.match(trimmed)
+    if word is None:
+        return "no NAME, ROLE, RELATION, PREFERENCE or RULE prefix followed by ': '"
+    prefix, space_before, space_after = word.groups()
+    if prefix.upper() in PREFIXES and prefix != prefix.upper():
+        return f"the prefix must be upper case ({prefix.upper()}: )"
+    if prefix in PREFIXES and space_before:
+        return "a space before the colon (the prefix is followed by ': ' directly)"
+    if prefix in PREFIXES and not space_after:
+        return "no space after the colon (the prefix is followed by ': ')"
+    from cortex.core.spelling import nearest
+
+    near = nearest(prefix.upper(), PREFIXES, cutoff=0.7)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    return f"not one of the prefixes NAME, ROLE, RELATION, PREFERENCE, RULE{hint}"
 
 
 def check_markers(content: str) -> MarkerCheck:
@@ -128,13 +172,14 @@ def read_diagnostics(content: str) -> dict:
     """What `cortex hot read` and the auditor report for a file's current content."""
     parsed = parse_memory_content(content)
     validation = validate_entries(parsed.entries)
+    unparsed = [{"entry": text, "reason": "unparsed", "line": line, "rule": rule} for line, text, rule in parsed.unparsed]
     return {
         "entries": list(validation.accepted),
         "count": len(validation.accepted),
         "chars_used": sum(js_len(entry) for entry in validation.accepted),
         "cap_entries": MAX_ENTRIES,
         "cap_chars": CAP_CHARS,
-        "dropped_invalid": [row for row in validation.dropped if row["reason"] != "duplicate"],
+        "dropped_invalid": [row for row in validation.dropped if row["reason"] != "duplicate"] + unparsed,
     }
 
 

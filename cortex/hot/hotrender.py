@@ -29,13 +29,15 @@ def _entries(layout: Layout, label: str) -> tuple[list[str], int]:
     try:
         data = read_bounded(path, MAX_HOT_FILE_BYTES)
     except FileNotFoundError:
-        raise IntegrityError(f"{shown} does not exist (run `cortex init`)") from None
+        raise IntegrityError(f"{shown} does not exist (run `cortex init`)").at(file=path, rule="missing") from None
     except (UnsafeFile, OSError) as error:
-        raise IntegrityError(f"{shown} is not readable: {error}") from None
+        raise IntegrityError(f"{shown} is not readable: {error}").at(file=path, rule="unreadable") from None
     try:
         text = hot_text(data, shown)
     except UnicodeDecodeError:
-        raise IntegrityError(f"{shown} is not valid UTF-8") from None
+        raise IntegrityError(f"{shown} is not valid UTF-8").at(file=path, rule="utf8") from None
+    except IntegrityError as error:  # control characters: where the file is, the message says what
+        raise error.at(file=path) from None
     diagnostics = read_diagnostics(text)
     return diagnostics["entries"], diagnostics["chars_used"]
 

@@ -4,7 +4,9 @@ The caller submits the full desired entry list; what is omitted is forgotten. On
 1. resolve the target to one of the two hot files (anything else: EINVAL_PATH);
 2. under `<file>.lock`: read the prior file (bounded, strict UTF-8, canonical text);
 3. validate + de-duplicate the submission with the shared hotmemory rules (invalid entries
-   are dropped and reported, never silently), then EAT_CAP and the suspect guards;
+   are dropped and reported, never silently), then EAT_CAP and the suspect guards; lines of the
+   prior file's entry block that are not entries (hand edits, hotmemory's `unparsed`) are not
+   written back: each is recorded in the row's `dropped` with reason "unparsed";
 4. snapshot the prior bytes into the ring, serialise the canonical shape, replace atomically
    (a no-op, the same entries in an already canonical file, touches nothing and takes no snapshot);
 5. append one row to O/memory-writes.jsonl for every attempt, refused or not.
@@ -143,6 +145,9 @@ def _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base, 
             raise refusal
         shape = base or prior.parsed or ParsedMemoryFile("", (), ())
         content = serialize_memory_content(shape, accepted, updated_by, ctx.now_iso)
+        if prior.parsed is not None and prior.parsed.unparsed:  # they leave the file now: each gets its record
+            dropped += [{"entry": _logged(text), "reason": "unparsed"} for _line, text, _rule in prior.parsed.unparsed]
+            attempt.update(dropped=dropped)
         unchanged = prior.parsed is not None and _unstamped(content) == _unstamped(prior.raw.decode("utf-8"))
         snapshot = None
         if not unchanged:
@@ -162,6 +167,7 @@ def _write(ctx, requested, submitted, attempt, updated_by, allow_drastic, base, 
         "dropped_malformed": validation.count("malformed"),
         "dropped_overlength": validation.count("overlength"),
         "dropped_duplicates": validation.count("duplicate"),
+        "dropped_unparsed": sum(1 for row in dropped if row["reason"] == "unparsed"),
         "snapshot": snapshot,
         "unchanged": unchanged,
         "allow_drastic": allow_drastic,

@@ -18,7 +18,9 @@ class _Row(BaseModel):
 
 class DroppedEntry(_Row):
     entry: StrictStr
-    reason: Literal["malformed", "overlength", "duplicate"]
+    reason: Literal["malformed", "overlength", "duplicate", "unparsed"] = Field(
+        description="unparsed: a line of the prior file's entry block that was not an entry (a hand edit), dropped "
+                    "by this write")
 
 
 class WriteError(_Row):

@@ -73,6 +73,12 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(problems) + (f" (and {more} more)" if more > 0 else "")
 
 
+def _first_field(error: ValidationError) -> str | None:
+    """The key of the first problem (`turn_threshold`, `pass_env.0`), or None at the top level."""
+    rows = error.errors(include_input=False, include_url=False)
+    return ".".join(str(part) for part in rows[0]["loc"]) or None if rows else None
+
+
 def load_config(layout: Layout, environ) -> ReviewConfig:
     """The validated config with the environment override applied; ConfigError otherwise."""
     path = config_path(layout)
@@ -82,22 +88,23 @@ def load_config(layout: Layout, environ) -> ReviewConfig:
     except FileNotFoundError:
         config = DEFAULTS
     except (UnsafeFile, OSError) as error:
-        raise ConfigError(f"{shown} is not readable: {error}") from None
+        raise ConfigError(f"{shown} is not readable: {error}").at(file=path, rule="unreadable") from None
     else:
         try:
             text = data.decode("utf-8").removeprefix("\ufeff")
         except UnicodeDecodeError:
-            raise ConfigError(f"{shown} is not valid UTF-8") from None
+            raise ConfigError(f"{shown} is not valid UTF-8").at(file=path, rule="utf8") from None
         try:
             value = strip_private_json(loads_strict(text, what=shown))
         except InvalidInput as error:
-            raise ConfigError(error.message) from None
+            raise ConfigError(error.message).at(file=path, line=error.line, rule="json") from None
         except KeyCollision as error:
-            raise ConfigError(f"{shown} is invalid: {error}") from None
+            raise ConfigError(f"{shown} is invalid: {error}").at(file=path, rule="json") from None
         try:
             config = ReviewConfig.model_validate(value)
         except ValidationError as error:
-            raise ConfigError(f"{shown} is invalid: {_describe(error)}") from None
+            raise ConfigError(f"{shown} is invalid: {_describe(error)}").at(file=path, field=_first_field(error),
+                                                                            rule="schema") from None
     return with_command_override(config, environ)
 
 

@@ -72,7 +72,8 @@ def command_override(environ) -> list[str] | None:
     try:
         argv = shlex.split(raw)
     except ValueError as error:
-        raise ConfigError(f"{COMMAND_ENV} is not a valid command line: {error}") from None
+        raise ConfigError(f"{COMMAND_ENV} is not a valid command line: {error}").at(field=COMMAND_ENV,
+                                                                                  rule="command-line") from None
     if not argv:
-        raise ConfigError(f"{COMMAND_ENV} names no program")
+        raise ConfigError(f"{COMMAND_ENV} names no program").at(field=COMMAND_ENV, rule="command-line")
     return argv

@@ -128,7 +128,7 @@ class CachedCorpus:
             self.facts.append(facts)
         ids = [record_id for facts in self.facts for record_id in facts.ids]
         if len(set(ids)) != len(ids):  # rare: name the first repeat exactly as the uncached loader does
-            check_unique_ids([facts.head(seq) for facts in self.facts for seq in range(len(facts.ids))])
+            check_unique_ids([facts.head(seq) for facts in self.facts for seq in range(len(facts.ids))], self.root)
         self.rows = [Row(facts, seq) for facts in self.facts for seq in range(len(facts.ids))]
         return True
 

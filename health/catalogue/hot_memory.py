@@ -42,6 +42,17 @@ CHECKS = (
             ("a hand-added entry without a valid prefix", "an entry that grew past 256 characters"),
             "Fix the entries the finding lists (detail.dropped): add a valid prefix or shorten them, before the "
             "next review rewrites the file."),
+        Problem(
+            "hot-entries-unparsed:{file}", "warn",
+            "Lines between <!-- BEGIN ENTRIES --> and <!-- END ENTRIES --> of PRINCIPAL_MEMORY.md or DA_MEMORY.md are "
+            "not entries (`- PREFERENCE: x`, `PREFRENCE: x`, `PREFERENCE:x`): the assistant does not load them, "
+            "`cortex hot read` lists them in dropped_invalid, and the next write drops these lines (each recorded in "
+            "memory-writes.jsonl with reason unparsed; the snapshot keeps the old file). The finding gives each "
+            "line's number and the rule it breaks.",
+            ("a hand edit in the style of a Markdown list", "a misspelt or lower-case prefix",
+             "a missing space after the colon", "a note or comment typed inside the entry block"),
+            "Rewrite each listed line as PREFIX: fact (NAME, ROLE, RELATION, PREFERENCE or RULE, a colon and a "
+            "space) or move it above the BEGIN marker, before the next review writes the file."),
     )),
     Check("hot-memory:capacity", "each hot-memory file has headroom below the 48-entry cap",
           ok=("cap-ok:{label}",), problems=(

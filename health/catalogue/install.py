@@ -28,16 +28,25 @@ CHECKS = (
             ("an update or a clean-up deleted it", "a partial copy of the install"),
             "Reinstall the LifeOS tools from the release; the next audit confirms each file."),
     )),
-    Check("install:settings", "the effective settings.json exists and is readable JSON",
+    Check("install:settings", "the effective settings.json exists, is readable and parses as a JSON object",
           ok=("settings-readable:settings.json",), problems=(
         Problem(
             "settings-missing:settings.json", "critical",
-            "ROOT/settings.json, the settings the agent actually reads, is missing, unreadable or not a JSON "
-            "object: no hook of the memory loop is registered.",
-            ("a fresh or broken install", "a tool rewrote the file and left invalid JSON",
-             "the file was replaced by a directory or a FIFO"),
+            "ROOT/settings.json, the settings the agent actually reads, is missing or cannot be read: no hook of "
+            "the memory loop is registered (a file that exists but is not valid JSON is settings-invalid).",
+            ("a fresh or broken install", "permissions on the file", "the file was replaced by a directory or a FIFO"),
             "Restore settings.json (from settings.system.json or a backup) and register the memory hooks; "
             "validate it with `python -m json.tool ROOT/settings.json`."),
+        Problem(
+            "settings-invalid", "critical",
+            "ROOT/settings.json exists but is not valid JSON (or not a JSON object): the agent cannot load it, so "
+            "none of its hooks runs. The finding names the line and column of the syntax error. The install kind "
+            "cannot be told from it, so the checks that depend on it (hook and tool files, registrations, "
+            "commands) are not guessed until it parses.",
+            ("a trailing comma after the last entry of an object or array", "a missing comma or quote after a hand "
+             "edit", "a merge of two snippets left half-closed"),
+            "Fix the syntax at the line and column the finding names (`python -m json.tool ROOT/settings.json` "
+            "shows the same place), then re-run cortex-health."),
     )),
     Check("install:registration", "each memory hook is registered in the effective settings.json",
           ok=("settings-hook-present:{hook}",), problems=(

@@ -105,4 +105,20 @@ CHECKS = (
             "Consolidate the full hot-memory file (merge or retire entries) so it has headroom, then review the "
             "affected session again if you can. Act on cap-pressure before the cap is reached."),
     )),
+    Check("reviewer:refused-writes", "the writes the reviewer's dispatch attempts are not refused (the latest run with "
+          "items, and the last 5 runs together)", ok=("reviewer-writes-accepted",), problems=(
+        Problem(
+            "reviewer-writes-refused", "warn",
+            "The reviewer runs and parses items, but the governed write path refuses them: the latest run with items "
+            "had every write refused, or more than reviewer_refused_share of the items of the last 5 runs were. "
+            "A run whose every item a suspect-write guard stopped still counts as a success in reviewer-runs.jsonl, "
+            "so nothing else reports it; memory silently stops being curated. The finding counts the refusal codes.",
+            ("ESUSPECT_EROSION / ESUSPECT_SHRINK: the model returns shorter hot-memory lists than the file holds "
+             "(it drops entries it was shown), and the guard refuses each", "EAT_CAP: the hot file is full",
+             "EINVAL_ITEM or a proposal target that does not exist: the model's items do not fit the contract"),
+            f"Read dispatch_summary.skips and .failures of the runs in {LOG} (detail.runs) and the reviewer-runs/"
+            "<runId>/ folders; for guard refusals, consolidate the hot file or check the reviewer's model and "
+            "prompt; items kept in failed-items.json can be dispatched again with `cortex review replay RUN_ID`.",
+            threshold="reviewer_refused_share"),
+    )),
 )

@@ -76,9 +76,11 @@ def activity(ev: HeartbeatEvidence, ctx: Context) -> tuple[list[int], Finding]:
 
 def silence(hook: HookBeat, turns: list[int], ctx: Context) -> Finding:
     beat = hook.heartbeat
+    if hook.running:  # this audit is the hook's own run (the gate): its heartbeat is now, whatever the log says
+        beat = beat._replace(at_ms=max(ctx.now_ms, beat.at_ms or ctx.now_ms), problem=None)
     quiet = ctx.thresholds["hook_silence_ms"]
     where = dict(hook=hook.hook, heartbeat_path=beat.file.path, last_heartbeat=_iso(beat.at_ms), threshold=quiet,
-                 unit="ms")
+                 unit="ms", running=hook.running or None)
     if not turns:
         return ok(f"hook-agent-idle:{hook.hook}", f"Hook {hook.hook}: the agent was idle, nothing to judge "
                   "(idle is not a failure).", **where)

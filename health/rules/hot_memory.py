@@ -1,7 +1,8 @@
 """Evaluate stage rule: hot-memory files. Used by health.evaluate through the check list (health.checks).
 
 A missing or unreadable hot file, or corrupt markers, means the assistant may load nothing:
-critical. Invalid on-disk entries would be erased by the next curation write: warn.
+critical. Invalid on-disk entries would be erased by the next curation write: warn. So would
+hand-edited lines of the entry block that are not entries at all: warn, by line and rule.
 """
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ def judge_file(hot: HotFile, ctx: Context) -> Iterator[Finding]:
                    f"{label} memory has {hot.dropped_total} on-disk entr{'y that fails' if one else 'ies that fail'} "
                    f"validation: the next curation write erases {'it' if one else 'them'} silently.",
                    dropped=as_json(hot.dropped), total=hot.dropped_total, path=path)
-    else:
+    if hot.unparsed_total:
+        yield unparsed(hot, name, path)
+    if not hot.dropped_total and not hot.unparsed_total:
         yield ok(f"entries-valid:{label}", f"Every {label} memory entry is valid.")
     cap = ctx.thresholds["cap_pressure"]
     where = dict(measured=hot.valid_entries, threshold=cap, unit="count", cap_entries=hot.cap_entries)
@@ -56,3 +59,15 @@ def judge_file(hot: HotFile, ctx: Context) -> Iterator[Finding]:
     else:
         yield ok(f"cap-ok:{label}", f"{label} memory has headroom ({hot.valid_entries}/{hot.cap_entries}).", **where)
 
+
+
+def unparsed(hot: HotFile, name: str, path: str) -> Finding:
+    """Lines between the markers that are no entry: the next write drops them (recorded, but gone from the file)."""
+    listed = "; ".join(f"line {item.line}: {item.reason}" for item in hot.unparsed)
+    more = hot.unparsed_total - len(hot.unparsed)
+    return warn(f"hot-entries-unparsed:{name}",
+                f"{name} has {hot.unparsed_total} line(s) between the entry markers that are not entries ({listed}"
+                f"{f'; and {more} more' if more > 0 else ''}): the assistant does not load them and the next write "
+                "drops these lines.", lines=[{"line": item.line, "rule": item.reason} for item in hot.unparsed],
+                total=hot.unparsed_total, path=path,
+                label=hot.label)

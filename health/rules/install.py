@@ -5,18 +5,25 @@ disk is critical; settings.json is the truth and settings.system.json the intent
 but not registered: a clobbered registration, critical; registered nowhere: warn). A
 cortex-native install needs no .ts files; every registered command must resolve instead.
 A subagent flag in the main session silently disables render, recall and fire: critical.
+A settings.json that exists but cannot be used leaves the kind undetermined: its one finding
+leads (settings-invalid, with the line and column of a JSON syntax error) and nothing that
+depends on the kind is guessed.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.install import CORTEX_NATIVE, InstallEvidence
+from collectors.install import CORTEX_NATIVE, UNDETERMINED, InstallEvidence
 from health.findings import critical, ok, warn
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
 
 def judge(ev: InstallEvidence, ctx: Context) -> Iterator[Finding]:
+    if ev.kind == UNDETERMINED:
+        yield unusable_settings(ev)
+        yield subagent(ev)
+        return
     yield ok(f"install-{ev.kind}", f"Install kind {ev.kind}: {ev.kind_reason}.", kind=ev.kind, reason=ev.kind_reason)
     if ev.kind == CORTEX_NATIVE:
         yield from cortex_native(ev)
@@ -45,6 +52,19 @@ def settings_state(ev: InstallEvidence) -> Finding:
     return critical("settings-missing:settings.json",
                     f"settings.json (the effective runtime settings) is not found or unreadable: {reason}.",
                     path=ev.settings.path, status=ev.settings.status.value, reason=reason)
+
+
+def unusable_settings(ev: InstallEvidence) -> Finding:
+    """settings.json exists but cannot be used: the one finding, instead of guesses about the install kind."""
+    if ev.settings_problem is None:  # unreadable: a permission error, a directory, a FIFO
+        return settings_state(ev)
+    where = (f" at line {ev.settings_line}, column {ev.settings_column}" if ev.settings_column
+             else f" at line {ev.settings_line}" if ev.settings_line else "")
+    return critical("settings-invalid",
+                    f"settings.json (the settings the agent reads) is not valid JSON{where}: {ev.settings_problem}. "
+                    "The agent cannot load it, so no hook of the memory loop is registered; the install checks that "
+                    "depend on it are skipped until it parses.", path=ev.settings.path, line=ev.settings_line,
+                    column=ev.settings_column, reason=ev.settings_problem)
 
 
 def lifeos_native(ev: InstallEvidence) -> Iterator[Finding]:

@@ -2,7 +2,9 @@
 
 Latest evidence wins over history: a malformed log, a stuck or parse-failed newer run
 directory, or a bad latest row is critical whatever succeeded before. The recent history
-(last 5 terminal rows) is judged separately: 3+ failures warn, any EAT_CAP is critical.
+(last 5 terminal rows) is judged separately: 3+ failures warn, any EAT_CAP is critical, and
+writes refused by the governed path (every item of the latest run with items, or more than
+reviewer_refused_share of the items of the window) warn.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ FAILING_RUNS = 3  # of the last collectors.reviewer.HISTORY terminal rows
 def judge(ev: ReviewerEvidence, ctx: Context) -> Iterator[Finding]:
     yield latest_run(ev, ctx)
     yield from history(ev)
+    yield refusals(ev, ctx)
 
 
 def latest_run(ev: ReviewerEvidence, ctx: Context) -> Finding:
@@ -100,3 +103,38 @@ def history(ev: ReviewerEvidence) -> Iterator[Finding]:
         yield ok("reviewer-healthy", f"{len(failed)} of the last {runs} reviewer runs failed; none hit EAT_CAP.",
                  measured=len(failed), threshold=FAILING_RUNS, unit="count")
 
+
+
+def _codes(rows) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for row in rows:
+        for code, count in (row.codes or {}).items():
+            counted[code] = counted.get(code, 0) + count
+    return dict(sorted(counted.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _said(codes: dict[str, int]) -> str:
+    return ", ".join(f"{code} {count}" for code, count in codes.items()) or "no code recorded"
+
+
+def refusals(ev: ReviewerEvidence, ctx: Context) -> Finding:
+    """Refused writes: the reviewer runs, parses, dispatches, and the write path turns every item away."""
+    share_limit = ctx.thresholds["reviewer_refused_share"]
+    rows = [row for row in ev.history if row.items]
+    items, refused = sum(row.items for row in rows), sum(row.refused for row in rows)
+    share = refused / items if items else 0.0
+    where = dict(runs=[row.run_id for row in rows if row.refused], items=items, refused=refused,
+                 measured=round(share, 3), threshold=share_limit, unit="count")
+    latest = rows[-1] if rows else None
+    if latest is not None and latest.refused == latest.items:
+        return warn("reviewer-writes-refused",
+                    f"The latest reviewer run with items ({latest.run_id}) had every one of its {latest.items} "
+                    f"write(s) refused ({_said(_codes([latest]))}): the reviewer runs but curates nothing.",
+                    codes=_codes([latest]), latest_run=latest.run_id, **where)
+    if share > share_limit:
+        return warn("reviewer-writes-refused",
+                    f"{refused} of the {items} items the last {len(rows)} reviewer run(s) dispatched were refused "
+                    f"({share:.0%}, warns above {share_limit:.0%}): {_said(_codes(rows))}.", codes=_codes(rows),
+                    **where)
+    return ok("reviewer-writes-accepted", f"{refused} of the {items} items the last {len(ev.history)} reviewer runs "
+              f"dispatched were refused (warns above {share_limit:.0%}).", **where)

@@ -146,7 +146,7 @@ class CachedCorpus:
             key = self._key(file_no)
             if trusted(key, read_ns, key):
                 self._fresh.append((path, key, read_ns, parsed))
-        check_unique_ids(records)
+        check_unique_ids(records, self.root)
         return ColdCorpus(self.root, self.files, records, self._job(), self.builds)
 
     def _read(self, file_no: int, path: str, rel: str, index: bool) -> FileFacts:

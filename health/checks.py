@@ -15,6 +15,7 @@ from importlib import import_module
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
                         reviewer_lifecycle, search_cache)
+from collectors import hot_content
 from collectors.runner import Collector
 from health.catalogue import Check
 from health.catalogue import dense_context as dense_context_entries
@@ -27,6 +28,7 @@ from health.catalogue import review_cadence as review_cadence_entries
 from health.catalogue import reviewer_lifecycle as reviewer_lifecycle_entries
 from health.catalogue import health_history as health_history_entries
 from health.catalogue import hot_memory as hot_memory_entries
+from health.catalogue import hot_content as hot_content_entries
 from health.catalogue import index as index_entries
 from health.catalogue import observability as observability_entries
 from health.catalogue import proposals as proposals_entries
@@ -45,6 +47,7 @@ from health.rules import review_cadence as review_cadence_rule
 from health.rules import reviewer_lifecycle as reviewer_lifecycle_rule
 from health.rules import health_history as health_history_rule
 from health.rules import hot_memory as hot_memory_rule
+from health.rules import hot_content as hot_content_rule
 from health.rules import index as index_rule
 from health.rules import observability as observability_rule
 from health.rules import proposals as proposals_rule
@@ -92,6 +95,7 @@ CHECKS: tuple[CheckRow, ...] = (
     row("index", index.collect, index_rule.judge, index_entries.CHECKS),
     row("search_cache", search_cache.collect, search_cache_rule.judge, search_cache_entries.CHECKS),
     row("hot_memory", hot_memory.collect, hot_memory_rule.judge, hot_memory_entries.CHECKS),
+    row("hot_content", hot_content.collect, hot_content_rule.judge, hot_content_entries.CHECKS),
     row("review_state", review_state.collect, review_state_rule.judge, review_state_entries.CHECKS),
     row("health_history", health_history.collect, health_history_rule.judge, health_history_entries.CHECKS),
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests import health_scenarios as s
+from tests import hot_content_scenarios as hc
 from tests import history_scenarios as hs
 from tests import liveness_scenarios as live
 from tests.health_support import clean_env, copy_demo, run_cli
@@ -99,6 +100,12 @@ SCENARIOS = [
     ("lock-contention", "warn", 1, live.locks_contended, {}),
     ("search-cache-verify-failed", "warn", 1, s.search_cache_wrong, {}),
     ("search-cache-unreadable", "warn", 1, s.search_cache_garbage, {}),
+    ("hot-entry-imperative:principal", "warn", 1, hc.principal_imperative, {}),
+    ("hot-entry-injection:principal", "critical", 2, hc.principal_injection, {}),
+    ("hot-entries-duplicate:da", "warn", 1, hc.da_duplicate, {}),
+    ("hot-entry-ephemeral:principal", "warn", 1, hc.principal_ephemeral, {}),
+    ("hot-entry-ephemeral:principal", "warn", 1, hc.principal_dated_soon, {}),
+    ("hot-cap-pressure:principal", "warn", 1, hc.principal_near_cap, {}),
 ]
 
 

@@ -15,7 +15,7 @@ from importlib import import_module
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
                         reviewer_lifecycle, search_cache)
-from collectors import hot_content
+from collectors import hook_latency, hot_content
 from collectors.runner import Collector
 from health.catalogue import Check
 from health.catalogue import dense_context as dense_context_entries
@@ -29,6 +29,7 @@ from health.catalogue import reviewer_lifecycle as reviewer_lifecycle_entries
 from health.catalogue import health_history as health_history_entries
 from health.catalogue import hot_memory as hot_memory_entries
 from health.catalogue import hot_content as hot_content_entries
+from health.catalogue import hook_latency as hook_latency_entries
 from health.catalogue import index as index_entries
 from health.catalogue import observability as observability_entries
 from health.catalogue import proposals as proposals_entries
@@ -48,6 +49,7 @@ from health.rules import reviewer_lifecycle as reviewer_lifecycle_rule
 from health.rules import health_history as health_history_rule
 from health.rules import hot_memory as hot_memory_rule
 from health.rules import hot_content as hot_content_rule
+from health.rules import hook_latency as hook_latency_rule
 from health.rules import index as index_rule
 from health.rules import observability as observability_rule
 from health.rules import proposals as proposals_rule
@@ -90,6 +92,7 @@ CHECKS: tuple[CheckRow, ...] = (
     row("dispatch_failures", dispatch_failures.collect, dispatch_failures_rule.judge, dispatch_failures_entries.CHECKS),
     row("locks", locks.collect, locks_rule.judge, locks_entries.CHECKS),
     row("retrieval", retrieval.collect, retrieval_rule.judge, retrieval_entries.CHECKS),
+    row("hook_latency", hook_latency.collect, hook_latency_rule.judge, hook_latency_entries.CHECKS),
     row("proposals", proposals.collect, proposals_rule.judge, proposals_entries.CHECKS),
     row("observability", observability.collect, observability_rule.judge, observability_entries.CHECKS),
     row("index", index.collect, index_rule.judge, index_entries.CHECKS),

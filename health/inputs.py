@@ -57,5 +57,7 @@ def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, 
     else:
         layout = resolve_layout(options, environ)
     layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root))
+    if name == "lifeos":
+        layout = layout._replace(now_ms=clock.now_ms)
     return Inputs(layout, name, clock, resolve_thresholds(options, environ, name),
                   LAYOUTS[name] if checks is None else checks)

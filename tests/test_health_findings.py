@@ -8,6 +8,7 @@ import pytest
 
 from tests import health_scenarios as s
 from tests import hot_content_scenarios as hc
+from tests import latency_scenarios as lat
 from tests import history_scenarios as hs
 from tests import liveness_scenarios as live
 from tests.health_support import clean_env, copy_demo, run_cli
@@ -106,6 +107,7 @@ SCENARIOS = [
     ("hot-entry-ephemeral:principal", "warn", 1, hc.principal_ephemeral, {}),
     ("hot-entry-ephemeral:principal", "warn", 1, hc.principal_dated_soon, {}),
     ("hot-cap-pressure:principal", "warn", 1, hc.principal_near_cap, {}),
+    ("hook-slow:recall", "warn", 1, lat.recall_slow, {}),
 ]
 
 

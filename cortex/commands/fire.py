@@ -10,6 +10,7 @@ block the stop). Does nothing in a subagent session (see cortex.hookinput).
 from __future__ import annotations
 
 import os
+import time
 
 from cortex.review.cadence import Cadence, record_turn, reviewer_argv, start_detached
 from cortex.review.childenv import stripped_environment
@@ -25,6 +26,7 @@ FIRE_LOCK_WAIT_MS = 500  # a Stop hook must not hang on a busy state file
 
 
 def fire(inv: Invocation) -> tuple[int, str]:
+    began = time.perf_counter()  # the row's duration_ms: the hook's latency, read by the hook_latency check
     if is_subagent(inv):
         return 0, ""
     if inv.positionals:
@@ -44,7 +46,7 @@ def fire(inv: Invocation) -> tuple[int, str]:
     cadence, pass_env = _settings(ctx, inv.environ)
     argv = reviewer_argv(ctx.layout.memory_root, transcript)
     env = stripped_environment(inv.environ, pass_env)
-    record_turn(ctx, session, cadence, lambda: start_detached(argv, env, memory))
+    record_turn(ctx, session, cadence, lambda: start_detached(argv, env, memory), began)
     return 0, ""
 
 

@@ -1,8 +1,8 @@
 """Report stage format `prometheus`: node_exporter textfile-collector (text exposition 0.0.4) metrics.
 
 Chosen with --format prometheus; health.run also writes it to --prometheus-textfile PATH.prom
-(atomically, mode 0644). Every metric is a gauge named cortex_health_* with base units in
-its name and HELP/TYPE lines. Severities are numbers so alerts can compare them:
+(atomically, mode 0644). Every metric is named cortex_health_* with base units in its name and
+HELP/TYPE lines: gauges, and one summary (the hook latencies over the last 24 h). Severities are numbers so alerts can compare them:
 0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run).
 """
 from __future__ import annotations
@@ -61,6 +61,26 @@ def collector_rows(report: Report, checks: list[tuple[str, str, int]]) -> list[t
     return sorted(worst.items())
 
 
+def hook_latency_lines(report: Report) -> list[str]:
+    """A summary per hook over the last 24 h of its rows (sum and count cover the same window, so they can fall)."""
+    from reports.hook_latency import summaries
+
+    hooks = summaries(report)
+    if not hooks:
+        return []
+    name = f"{PREFIX}hook_duration_seconds"
+    lines = [f"# HELP {name} Duration of each memory hook over the last 24 h of its own rows (recall, fire, gate), "
+             "in seconds; _sum and _count cover the same window.", f"# TYPE {name} summary"]
+    for item in hooks:
+        label = f'hook="{escape_label(item.hook)}"'
+        lines += [f'{name}{{{label},quantile="{quantile}"}} {number(value)}' for quantile, value in item.quantiles]
+        lines += [f"{name}_sum{{{label}}} {number(item.sum_seconds)}", f"{name}_count{{{label}}} {item.count}"]
+    lines += family("hook_timeout_seconds", "Timeout settings.json registers for each memory hook (Claude Code's "
+                    "60 s when none), in seconds.",
+                    [((("hook", item.hook),), item.timeout_seconds) for item in hooks if item.timeout_seconds])
+    return lines
+
+
 def lines_for(report: Report) -> list[str]:
     checks = check_rows(report)
     now = report.now_ms
@@ -83,6 +103,7 @@ def lines_for(report: Report) -> list[str]:
         lines += family("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
                         "(before this run's own line); a drop means the history was cut or rolled back.",
                         [((), history["head_seq"])])
+    lines += hook_latency_lines(report)
     grouped: dict[str, list] = {}
     for item in measurements(report):
         grouped.setdefault(item.name, []).append(item)

@@ -5,8 +5,9 @@ Claude Code runs each command hook of `{"hooks": {EVENT: [{"hooks": [{"type": "c
 over its own environment, and kills it at its `timeout` (60 s when none is given). The memory
 hooks are recognised as the heartbeat checks recognise them (collectors.heartbeats.HOOKS: the
 cortex commands, or the LifeOS hook files). Read bounded and without blocking, following a
-symlinked settings file as the agent does; the command text crosses the privacy boundary on
-the way in and stays in memory: evidence keeps only the program word (collectors.agent_settings).
+symlinked settings file as the agent does. The command text stays in memory (the probe runs it
+as written); what evidence keeps, the program and its words, has crossed the privacy boundary
+(collectors.agent_settings.parse_command).
 """
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ MAX_TIMEOUT_MS = 24 * 3_600_000
 
 
 class RegisteredHook(namedtuple("RegisteredHook", "hook event command timeout_ms timeout_declared parsed")):
-    """hook: str, render | recall | fire | gate; event: str, the Claude Code event; command: str, the command line
-    (private spans removed; never put into evidence); timeout_ms: int; timeout_declared: bool, False when the
+    """hook: str, render | recall | fire | gate; event: str, the Claude Code event; command: str, the command line as
+    written, which the probe runs as the agent would (never put into evidence or output); timeout_ms: int; timeout_declared: bool, False when the
     entry names no valid timeout and Claude Code's default applies; parsed: HookCommand (program and words).
     """
 
@@ -81,11 +82,10 @@ def read_registry(root: str, environ: Mapping[str, str]) -> Registry:
         command = entry.get("command")
         if not isinstance(command, str):
             continue
-        command = strip_private_content(command)
-        hook = hook_of(command)
+        hook = hook_of(strip_private_content(command))
         if hook is not None:
             timeout, declared = timeout_of(entry)
-            parsed: HookCommand = parse_command(event, command, expanded)
+            parsed: HookCommand = parse_command(event, command, expanded)  # privacy-stripped: what evidence shows
             hooks.append(RegisteredHook(hook, event, command, timeout, declared, parsed))
     return Registry(path, None, tuple(hooks), env)
 

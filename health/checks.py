@@ -5,7 +5,8 @@ the catalogue entries (meaning, causes, fix) of the ids that rule emits. Adding 
 is its collector module, its rule module, its catalogue module and one row here. The
 run's own inputs are judged first (INPUTS); ids about collector errors, publication and
 the gate come last (health.catalogue.run.OUTCOMES). The Dense Context rows (one line each in
-_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them.
+_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them;
+so does the probe's row (PROBE), which runs only when asked for (--probe, `cortex-health probe`).
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from health.catalogue import health_history as health_history_entries
 from health.catalogue import hot_memory as hot_memory_entries
 from health.catalogue import hot_content as hot_content_entries
 from health.catalogue import hook_latency as hook_latency_entries
+from health.catalogue import probe as probe_entries
 from health.catalogue import index as index_entries
 from health.catalogue import observability as observability_entries
 from health.catalogue import proposals as proposals_entries
@@ -134,8 +136,26 @@ DENSE_CONTEXT: tuple[CheckRow, ...] = tuple(
     row(name, _dc_lazy("collectors", module, "collect"), _dc_lazy("health.rules", module, "judge"), _dc_entries(name))
     for name, module in _DC_ROWS)
 
+def _probe_judge(evidence, context):
+    from health.rules.probe import judge
+
+    return judge(evidence, context)
+
+
+def probe_row(budget_ms: int | None = None) -> CheckRow:
+    """The synthetic probe (--probe, `cortex-health probe`), within budget_ms (probe_timeout_ms); its collector and
+    rule modules load only when it runs, never on the plain audit's path."""
+    def collect(layout):
+        from collectors.probe.collect import collect as probe
+        from thresholds.defaults import BY_NAME
+
+        return probe(layout, int(budget_ms if budget_ms is not None else BY_NAME["probe_timeout_ms"].default))
+    return row("probe", collect, _probe_judge, probe_entries.CHECKS)
+
+
 LAYOUTS: dict[str, tuple[CheckRow, ...]] = {"lifeos": CHECKS, "dense-context": DENSE_CONTEXT}
-EVERY_LAYOUT = CHECKS + DENSE_CONTEXT  # what --only/--skip, explain and --list-checks know
+PROBE = (probe_row(),)  # added to the LifeOS list when the probe is asked for (health.inputs)
+EVERY_LAYOUT = CHECKS + DENSE_CONTEXT + PROBE  # what --only/--skip, explain and --list-checks know
 
 INPUTS = Rule(None, run_inputs.judge)  # thresholds, config and clock: judged before any evidence
 

@@ -101,9 +101,12 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
                     epilog="subcommands: cortex-health statusline | gate | history | explain ID | fix [--dry-run] | "
-                    "serve | setup claude-code|systemd|cron|prometheus (each has --help)")
+                    "serve | setup claude-code|systemd|cron|prometheus | probe (each has --help)")
     parser.out = out
     add_check_options(parser)
+    parser.add_argument("--probe", action="store_true",
+                        help="also run the registered hooks and a governed write in a throw-away copy of the install "
+                        "(off by default: it takes seconds; see `cortex-health probe`)")
     add_output_options(parser, formats)
     return parser
 
@@ -151,6 +154,7 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: t
         root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),
         no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=manifest,
         selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile, layout=layout,
+        probe=bool(getattr(args, "probe", False)),  # the gate's parser has no --probe
     )
 
 

@@ -8,15 +8,17 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-_FIELDS = "root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout"
+_FIELDS = "root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout probe"
 
 
-class Options(namedtuple("Options", _FIELDS, defaults=(None, None, None, (), False, None, None, None, None, None))):
+class Options(namedtuple("Options", _FIELDS, defaults=(None, None, None, (), False, None, None, None, None, None,
+                                                       False))):
     """What to audit and where to publish.
 
     root, now, config, report_path, index_manifest, prometheus_textfile: str | None; thresholds: tuple of
     (name, value) pairs; no_write: bool; selected: tuple[str, ...] | None (collectors to run, --only/--skip;
-    None: all); layout: str | None (lifeos | dense-context; None: auto-detect, health.layouts).
+    None: all); layout: str | None (lifeos | dense-context; None: auto-detect, health.layouts); probe: bool (also
+    run the synthetic probe, --probe; `--only probe` asks for it too).
     """
 
     __slots__ = ()

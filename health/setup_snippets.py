@@ -23,7 +23,8 @@ CONTRIB = Path(__file__).parent / "contrib"
 TARGETS = {
     "claude-code": ("claude-code/settings.json",),
     "systemd": ("systemd/cortex-health.service", "systemd/cortex-health.timer",
-                "systemd/cortex-health-failure@.service"),
+                "systemd/cortex-health-failure@.service", "systemd/cortex-health-probe.service",
+                "systemd/cortex-health-probe.timer"),
     "cron": ("cron/cortex-health.crontab",),
     "prometheus": ("prometheus/cortex-health.rules.yml",),
 }
@@ -31,13 +32,13 @@ NEXT = {
     "claude-code": "Merge it into ~/.claude/settings.json (or write it there with --write when you have none yet); "
                    "then `cortex init --root ~/.claude` and `cortex-health --format text`.",
     "systemd": "cortex-health setup systemd --write ~/.config/systemd/user && systemctl --user daemon-reload && "
-               "systemctl --user enable --now cortex-health.timer",
+               "systemctl --user enable --now cortex-health.timer cortex-health-probe.timer",
     "cron": "Add the line with `crontab -e` (it needs flock and chronic: Debian packages util-linux, moreutils).",
     "prometheus": "Add the file to rule_files: in prometheus.yml and check it with `promtool check rules FILE`.",
 }
 USAGE = ("usage: cortex-health setup claude-code|systemd|cron|prometheus [--write DEST]\n"
          "  prints the snippet with absolute paths of the installed cortex and cortex-health;\n"
-         "  --write DEST writes it (a folder for systemd's three units) and never overwrites a file")
+         "  --write DEST writes it (a folder for systemd's units) and never overwrites a file")
 
 
 def script(name: str) -> str:
@@ -89,7 +90,7 @@ def write(files: list[tuple[str, str]], dest: str) -> tuple[list[str], str | Non
     """Write every file or none: (paths written, why nothing was)."""
     folder = os.path.isdir(dest) or len(files) > 1
     if folder and not os.path.isdir(dest):
-        return [], f"{dest} is not a folder (the systemd units are three files)"
+        return [], f"{dest} is not a folder (the systemd units are several files)"
     paths = [os.path.join(dest, name) if folder else dest for name, _ in files]
     taken = [path for path in paths if os.path.lexists(path)]
     if taken:

@@ -57,6 +57,8 @@ THRESHOLDS: tuple[ThresholdSpec, ...] = (
                   "a live holder keeping a lock longer than this warns"),
     ThresholdSpec("lock_contention_per_day", 10, "CORTEX_LOCK_CONTENTION_PER_DAY", "lockContentionPerDay", "count",
                   "more contended or recovered lock events than this in the last 24 h warn"),
+    ThresholdSpec("probe_timeout_ms", 2 * MINUTE_MS, "CORTEX_PROBE_TIMEOUT_MS", "probeTimeoutMs", "ms",
+                  "the probe (--probe, cortex-health probe) runs its steps within this much time in all"),
 ) + tuple(ThresholdSpec(*spec, layout=dense_context.LAYOUT) for spec in dense_context.SPECS)
 
 BY_NAME = {spec.name: spec for spec in THRESHOLDS}

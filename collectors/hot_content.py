@@ -6,7 +6,8 @@ hot_duplicates), each with its line in the file and the rule it matched; the cal
 dates entries name (the rule compares them with the clock); and, for a file at or above the
 reviewer's consolidate-first line (cortex.hot.hotmemory.CONSOLIDATE_AT), its entry count over
 the health history (collectors.hot_trend). Entries come from the one hot-memory parser
-(cortex.hot.hotmemory), private spans stripped on the way in. A missing or unreadable file
+(cortex.hot.hotmemory), private spans stripped on the way in. The verdicts are remembered by
+the file's digest (collectors.hot_content_memo), so an unchanged file costs no detector. A missing or unreadable file
 is left to the hot_memory collector, which reports it; here it is only noted.
 """
 from __future__ import annotations
@@ -74,30 +75,58 @@ def numbered_entries(text: str) -> list[Entry]:
     return [split_entry(lines.get(entry, 0), entry) for entry in parsed.entries]
 
 
-def _flags(found: list[Flagged]) -> Flags:
-    return Flags(len(found), tuple(found[:MAX_SHOWN]))
-
-
-def judge_entries(entries: list[Entry]) -> dict:
-    """The flagged entries of one file by kind, and the dated ones."""
+def verdicts(entries: list[Entry]) -> dict:
+    """What the detectors say of one file's entries, as plain data (what the memo keeps): per kind [total, [[line,
+    rule, first line or None], ...]] (the first MAX_SHOWN), and "dated": [[line, [date, ...]], ...]."""
     from collectors.hot_duplicates import duplicates
     from collectors.hot_ephemera import dates, ephemeral
     from collectors.hot_patterns import imperative, injection
 
-    kinds: dict[str, list[Flagged]] = {"imperative": [], "injection": [], "ephemeral": []}
-    dated: list[Dated] = []
+    found: dict[str, list] = {"imperative": [], "injection": [], "ephemeral": []}
+    dated: list = []
     for entry in entries:
         for kind, detect in (("imperative", imperative), ("injection", injection), ("ephemeral", ephemeral)):
             rule = detect(entry)
             if rule:
-                kinds[kind].append(Flagged(entry.line, shown(entry.text), rule))
+                found[kind].append([entry.line, rule, None])
         named = dates(entry)
         if named and len(dated) < MAX_DATED:
-            dated.append(Dated(entry.line, shown(entry.text), named))
-    repeated = [Flagged(item.entry.line, shown(item.entry.text), item.reason, item.first.line)
-                for item in duplicates(entries)]
-    return dict(imperative=_flags(kinds["imperative"]), injection=_flags(kinds["injection"]),
-                duplicates=_flags(repeated), ephemeral=_flags(kinds["ephemeral"]), dated=tuple(dated))
+            dated.append([entry.line, list(named)])
+    found["duplicates"] = [[item.entry.line, item.reason, item.first.line] for item in duplicates(entries)]
+    judged = {kind: [len(rows), rows[:MAX_SHOWN]] for kind, rows in found.items()}
+    judged["dated"] = dated
+    return judged
+
+
+def judged_fields(judged: dict, entries: list[Entry]) -> dict:
+    """The evidence fields of the verdicts, each entry shown from the file as read now."""
+    text = {entry.line: entry.text for entry in entries}
+
+    def flags(kind: str) -> Flags:
+        total, rows = judged[kind]
+        return Flags(total, tuple(Flagged(line, shown(text.get(line, "")), rule, first) for line, rule, first in rows))
+
+    return dict(imperative=flags("imperative"), injection=flags("injection"), duplicates=flags("duplicates"),
+                ephemeral=flags("ephemeral"),
+                dated=tuple(Dated(line, shown(text.get(line, "")), tuple(named)) for line, named in judged["dated"]))
+
+
+def judge_file(path: str, text: str, entries: list[Entry], cursors: str | None) -> dict:
+    """The verdicts from the memo when it knows this text, else from the detectors (and then remembered)."""
+    from collectors import hot_content_memo as memo
+
+    key, where = memo.memo_key(text), memo.where(cursors, path)
+    judged = memo.load(where, path, key)
+    known = {entry.line for entry in entries}
+    if judged is None or any(line not in known for line in _lines(judged)):
+        judged = verdicts(entries)
+        memo.save(where, path, key, judged)
+    return judged_fields(judged, entries)
+
+
+def _lines(judged: dict) -> list[int]:
+    return [row[0] for kind in ("imperative", "injection", "duplicates", "ephemeral") for row in judged[kind][1]] + [
+        row[0] for row in judged["dated"]]
 
 
 def read_file(label: str, path: str, layout: Layout) -> HotContentFile:
@@ -117,7 +146,8 @@ def read_file(label: str, path: str, layout: Layout) -> HotContentFile:
         from collectors.hot_trend import entry_trend
 
         trend = entry_trend(layout.health_log, label, layout.memory)
-    return HotContentFile(label, state, valid, MAX_ENTRIES, trend=trend, **judge_entries(entries))
+    return HotContentFile(label, state, valid, MAX_ENTRIES, trend=trend,
+                          **judge_file(path, text, entries, layout.cursors))
 
 
 def collect(layout: Layout) -> HotContentEvidence:

@@ -145,3 +145,18 @@ def test_the_window_reads_further_back_when_the_last_rows_are_all_recent(tmp_pat
     recall_rows(root, [5.0] * 600)  # more rows than the first tail, all within the day
     assert latency(run_cli(root=root), "recall")["samples"] == 600
     assert DAY_MS > 600 * 60_000
+
+
+def test_a_tail_read_twice_is_read_once_and_never_outlives_a_change(tmp_path):
+    from collectors import jsonl
+
+    log = tmp_path / "memory-health.jsonl"
+    log.write_bytes(b'{"a":1}\n{"a":2}\n')
+    first = jsonl.tail_of(str(log), 200)
+    assert first[1] == [b'{"a":1}', b'{"a":2}'] and jsonl.tail_of(str(log), 200) == first
+    first[1].append(b"mutated by a caller")  # a caller's list is its own
+    assert jsonl.tail_of(str(log), 200)[1] == [b'{"a":1}', b'{"a":2}']
+    with log.open("ab") as out:
+        out.write(b'{"a":3}\n')
+    assert jsonl.tail_of(str(log), 200)[1][-1] == b'{"a":3}'
+    assert jsonl.tail_of(str(log), 1)[1] == [b'{"a":3}']

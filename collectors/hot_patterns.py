@@ -80,10 +80,10 @@ def _leading_command(words: list[str]) -> str | None:
     following = words[position + 1] if position + 1 < len(words) else ""
     if first in ("always", "never", "please"):
         if following in _VERBS_AFTER_ADVERB:
-            return f"opens with '{first} {following}' (a command)"
+            return f"opens with '{first} {following}'"
         return None
     if first in ("do", "don't", "dont") and (following in ("not", "ever") or following in _VERBS_AFTER_ADVERB):
-        return f"opens with '{first} {following}' (a command)"
+        return f"opens with '{first} {following}'"
     if first in ("do", "don't", "dont"):
         return None
     if first in _COMMAND_VERBS and following not in _NOUN_AFTER:

@@ -213,3 +213,17 @@ def test_a_missing_settings_file_is_a_failed_setup_step(tmp_path):
     probe = run_probe(root, tmp_path)
     assert probe.code == 2 and "gives no hooks to run: missing" in probe.finding("probe-failed:settings")["message"]
     assert stat.S_ISDIR(os.lstat(root).st_mode) and leftovers(tmp_path) == []
+
+
+def test_explain_and_list_checks_know_the_probe_and_latency_ids():
+    from tests.ops_support import health
+
+    done = health("explain", "probe-failed:recall", "probe-slow:render-2", "probe-incomplete", "hook-slow:recall",
+                  "probe-passed:get", env=clean_env())
+    assert done.returncode == 0, done.stderr
+    assert "probe-failed:recall (critical)" in done.stdout and "collector:  probe" in done.stdout
+    assert "threshold:  probe_timeout_ms = 2m (120000 ms) (default)" in done.stdout
+    assert "hook-slow:recall (warn)" in done.stdout and "collector:  hook_latency" in done.stdout
+    listed = {row["id"]: row for row in json.loads(health("--list-checks", "--json", env=clean_env()).stdout)}
+    assert listed["probe-failed:{step}"]["severity"] == "critical" and listed["hook-slow:{hook}"]["severity"] == "warn"
+    assert listed["probe-incomplete"]["threshold"]["name"] == "probe_timeout_ms"

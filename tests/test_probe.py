@@ -227,3 +227,27 @@ def test_explain_and_list_checks_know_the_probe_and_latency_ids():
     listed = {row["id"]: row for row in json.loads(health("--list-checks", "--json", env=clean_env()).stdout)}
     assert listed["probe-failed:{step}"]["severity"] == "critical" and listed["hook-slow:{hook}"]["severity"] == "warn"
     assert listed["probe-incomplete"]["threshold"]["name"] == "probe_timeout_ms"
+
+
+def test_a_review_the_fire_hook_starts_in_the_copy_does_not_outlive_the_probe(tmp_path):
+    root = wired_tree(tmp_path)
+    config = root / "LIFEOS" / "USER" / "CONFIG" / "memory-review.json"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"schema_version": 1, "turn_threshold": 1, "min_minutes_between": 0}))
+    probe = run_probe(root, tmp_path)  # the probe's single Stop turn is enough to start a review
+    assert probe.steps["fire"]["status"] == "passed" and probe.code == 0, probe.report["findings"]
+    assert leftovers(tmp_path) == []
+    found = subprocess.run(["pgrep", "-f", str(tmp_path / "tmp")], capture_output=True, text=True)
+    assert found.stdout.strip() == ""
+
+
+def test_the_root_is_redirected_in_command_lines_also_through_a_symlink(tmp_path):
+    root = wired_tree(tmp_path)
+    alias = tmp_path / "alias"
+    alias.symlink_to(root)
+    edit_hook(root, "recall", command=f"{registered(root, 'recall')} --root {root}")
+    edit_hook(root, "review fire", command=f"{registered(root, 'review fire')} --root {alias}")
+    before = snapshot(root)
+    probe = run_probe(alias, tmp_path)  # audited through the alias; one hook names the real path, one the alias
+    assert probe.code == 0, probe.report["findings"]
+    assert snapshot(root) == before and leftovers(tmp_path) == []

@@ -20,7 +20,9 @@ from collectors.hook_registry import read_registry
 from collectors.layout import Layout
 from collectors.probe import runner, sandbox as sandboxes, steps as plan, verdicts
 from collectors.text import clip
+from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import iso_from_ms
+from cortex.layout import REVIEWER_FIRES_LOG
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -94,6 +96,8 @@ def collect(layout: Layout, budget_ms: int) -> ProbeEvidence:
     finally:
         blocked = _block(previous)  # a second signal must not interrupt the clean-up itself
         runner.kill_running()
+        if box is not None:
+            stop_spawned_reviewers(box)
         cleaned = box is None or sandboxes.remove(box.folder)
         for signum, handler in previous.items():
             signal.signal(signum, handler)
@@ -104,6 +108,29 @@ def collect(layout: Layout, budget_ms: int) -> ProbeEvidence:
         os.kill(os.getpid(), stopped)
     return ProbeEvidence(EvidenceStatus.OK, budget_ms, round((time.monotonic() - started) * 1000, 3), tuple(steps),
                          cleaned)
+
+
+def stop_spawned_reviewers(box: sandboxes.Sandbox, wait_s: float = 2.0) -> None:
+    """A review the fire hook started in the copy (its row names the pid) runs detached: let it finish, briefly,
+    then kill its session; only a process whose command line names the copy is touched (Linux /proc)."""
+    pids = [row["pid"] for row in verdicts.log_rows(box.layout.evidence(REVIEWER_FIRES_LOG))
+            if row.get("started") is True and type(row.get("pid")) is int and row["pid"] > 1]
+    deadline = time.monotonic() + wait_s
+    for pid in pids:
+        while _ours(pid, box) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _ours(pid, box):
+            try:
+                os.killpg(pid, signal.SIGKILL)  # the reviewer leads its own session (cortex.review.cadence)
+            except OSError:
+                pass
+
+
+def _ours(pid: int, box: sandboxes.Sandbox) -> bool:
+    try:
+        return box.memory.encode() in read_bounded(f"/proc/{pid}/cmdline", 1 << 20)
+    except (OSError, UnsafeFile):
+        return False
 
 
 def run_all(registry, box: sandboxes.Sandbox, layout: Layout, deadline: float) -> list[ProbeStep]:

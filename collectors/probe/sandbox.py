@@ -66,6 +66,14 @@ def make(real_root: str, now_iso: str) -> Sandbox:
     """A fresh copy of the install at `real_root` in a new temporary folder (the caller removes it)."""
     sweep_stale()
     folder = tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
+    try:
+        return _fill(folder, real_root, now_iso)
+    except BaseException:  # a copy half made is removed here: the caller never learns its folder
+        remove(folder)
+        raise
+
+
+def _fill(folder: str, real_root: str, now_iso: str) -> Sandbox:
     token = "cortexprobe" + secrets.token_hex(5)
     session = "cortex-probe-" + secrets.token_hex(4)
     root = os.path.join(folder, "claude")

@@ -56,8 +56,10 @@ def environment(environ: Mapping[str, str], registry: Registry, sandbox: Sandbox
 
 
 def redirect(text: str, real_root: str, sandbox: Sandbox, environ: Mapping[str, str]) -> str:
-    """`text` with the real ROOT (also as ~/.claude or $HOME/.claude when it is that) replaced by the copy's."""
-    text = text.replace(real_root, sandbox.root)
+    """`text` with the real ROOT (also through its symlinks' target, and as ~/.claude or $HOME/.claude when it is
+    that) replaced by the copy's."""
+    for spelling in dict.fromkeys((real_root, os.path.realpath(real_root))):
+        text = text.replace(spelling, sandbox.root)
     home = environ.get("HOME")
     if home and os.path.join(home, ".claude") == real_root:
         for alias in ("~/.claude", "$HOME/.claude", "${HOME}/.claude"):

@@ -61,7 +61,7 @@ def recall(outcome: Outcome, sandbox: Sandbox) -> str | None:
     return None
 
 
-def _log_rows(path: str) -> list[dict]:
+def log_rows(path: str) -> list[dict]:
     try:
         data = read_bounded(path, MAX_LOG_BYTES)
     except (OSError, UnsafeFile):
@@ -80,7 +80,7 @@ def _log_rows(path: str) -> list[dict]:
 def fire(outcome: Outcome, sandbox: Sandbox) -> str | None:
     if _text(outcome).strip():
         return "printed on stdout (a Stop hook must print nothing)"
-    rows = _log_rows(sandbox.layout.evidence(contract.REVIEWER_FIRES_LOG))
+    rows = log_rows(sandbox.layout.evidence(contract.REVIEWER_FIRES_LOG))
     if not any(row.get("session") == sandbox.session for row in rows):
         return "exited 0 but logged no turn for the probe session in reviewer-fires.jsonl"
     return None
@@ -89,7 +89,7 @@ def fire(outcome: Outcome, sandbox: Sandbox) -> str | None:
 def gate(outcome: Outcome, sandbox: Sandbox) -> str | None:
     if _text(outcome).strip():
         return "printed on stdout (the gate prints nothing there)"
-    if not _log_rows(sandbox.layout.evidence(contract.HEALTH_LOG)):
+    if not log_rows(sandbox.layout.evidence(contract.HEALTH_LOG)):
         return "exited 0 but published no report in memory-health.jsonl"
     return None
 
@@ -129,7 +129,7 @@ def get_returns(data: dict, sandbox: Sandbox) -> str | None:
 
 
 def review_left_row(sandbox: Sandbox) -> str | None:
-    rows = _log_rows(sandbox.layout.evidence(contract.REVIEWER_RUNS_LOG))
+    rows = log_rows(sandbox.layout.evidence(contract.REVIEWER_RUNS_LOG))
     if not rows or rows[-1].get("ok") is not True:
         return "left no successful terminal row in reviewer-runs.jsonl"
     return None

@@ -51,8 +51,9 @@ class Dated(namedtuple("Dated", "line entry dates")):
 class HotContentFile(namedtuple(
         "HotContentFile", "label file entries cap_entries imperative injection duplicates ephemeral dated trend",
         defaults=(None, None, Flags(), Flags(), Flags(), Flags(), (), ()))):
-    """label: str; file: FileState; entries: int | None, valid entries (what counts against the cap); cap_entries: int | None; imperative, injection, duplicates,
-    ephemeral: Flags; dated: tuple[Dated, ...]; trend: tuple[TrendPoint, ...], oldest first (only near the cap).
+    """label: str; file: FileState; entries: int | None, valid entries (what counts against the cap); cap_entries:
+    int | None; imperative, injection, duplicates, ephemeral: Flags; dated: tuple[Dated, ...]; trend:
+    tuple[TrendPoint, ...], oldest first (only near the cap).
     """
 
     __slots__ = ()

@@ -251,3 +251,20 @@ def test_the_root_is_redirected_in_command_lines_also_through_a_symlink(tmp_path
     probe = run_probe(alias, tmp_path)  # audited through the alias; one hook names the real path, one the alias
     assert probe.code == 0, probe.report["findings"]
     assert snapshot(root) == before and leftovers(tmp_path) == []
+
+
+def test_a_stop_while_a_hook_is_being_started_waits_until_the_hook_is_known(tmp_path):
+    from collectors.probe import runner
+
+    runner.SPAWNING.update(now=True, deferred=None)
+    try:
+        runner.stop(signal.SIGTERM)  # noted, not raised: the child being started is not in RUNNING yet
+        assert runner.SPAWNING["deferred"] == signal.SIGTERM
+        runner.SPAWNING["now"] = False
+        with pytest.raises(runner.ProbeStopped) as stopped:
+            runner.run("echo started", os.environ, b"", 10, str(tmp_path))  # raised once the child is known
+        assert stopped.value.signum == signal.SIGTERM and not runner.RUNNING
+    finally:
+        runner.SPAWNING.update(now=False, deferred=None)
+    with pytest.raises(runner.ProbeStopped):
+        runner.stop(signal.SIGINT)  # otherwise at once

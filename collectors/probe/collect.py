@@ -46,16 +46,8 @@ class ProbeEvidence(namedtuple("ProbeEvidence", "status budget_ms total_ms steps
     __slots__ = ()
 
 
-class ProbeStopped(BaseException):
-    """A stop signal arrived while the probe ran."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
 def _stop(signum, _frame):
-    raise ProbeStopped(signum)
+    runner.stop(signum)
 
 
 def _handle_signals() -> dict:
@@ -88,13 +80,14 @@ def collect(layout: Layout, budget_ms: int) -> ProbeEvidence:
             now_ms = layout.now_ms if layout.now_ms is not None else int(time.time() * 1000)
             box = sandboxes.make(layout.root, iso_from_ms(now_ms))
             steps = run_all(registry, box, layout, started + budget_ms / 1000)
-    except ProbeStopped as signal_received:
+    except runner.ProbeStopped as signal_received:
         stopped = signal_received.signum
     except OSError as error:
         steps.append(ProbeStep("sandbox", "setup", status="failed",
                                reason=f"the temporary copy cannot be made: {error.strerror or error}"))
     finally:
         blocked = _block(previous)  # a second signal must not interrupt the clean-up itself
+        runner.SPAWNING.update(now=False, deferred=None)
         runner.kill_running()
         if box is not None:
             stop_spawned_reviewers(box)

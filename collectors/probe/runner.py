@@ -41,16 +41,48 @@ def first_line(data: bytes) -> str | None:
     return str(clip(chosen, 300)).strip() or None
 
 
+class ProbeStopped(BaseException):
+    """A stop signal arrived while the probe ran (raised by collectors.probe.collect's handler)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+# While a child is being started, a stop signal is only noted: raised at once, it could leave a started hook
+# that no one knows of. It is raised as soon as the child is in RUNNING (and so is killed on the way out).
+SPAWNING = {"now": False, "deferred": None}
+
+
+def stop(signum: int) -> None:
+    """What the probe's signal handler does: stop now, or right after the child being started is known."""
+    if SPAWNING["now"]:
+        SPAWNING["deferred"] = signum
+        return
+    raise ProbeStopped(signum)
+
+
+def _deferred_stop() -> None:
+    signum, SPAWNING["deferred"] = SPAWNING["deferred"], None
+    if signum is not None:
+        raise ProbeStopped(signum)
+
+
 def run(command: str, env: Mapping[str, str], stdin: bytes, timeout_s: float, cwd: str) -> Outcome:
     started = time.monotonic()
+    SPAWNING["now"] = True
     try:
         child = subprocess.Popen([SHELL, "-c", command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, env=dict(env), cwd=cwd, start_new_session=True, close_fds=True)
+        RUNNING.add(child)
     except OSError as error:
+        SPAWNING["now"] = False
+        _deferred_stop()
         return Outcome(None, (time.monotonic() - started) * 1000, False, b"", None,
                        f"{SHELL} cannot be started: {error.strerror or error}")
-    RUNNING.add(child)
+    SPAWNING["now"] = False
     try:
+        _deferred_stop()
         out, err, timed_out = _exchange(child, stdin, started + max(0.001, timeout_s))
         if timed_out:
             kill_group(child)
@@ -111,6 +143,11 @@ def kill_group(child: subprocess.Popen) -> None:
 
 
 def kill_running() -> None:
-    """Kill every child still running (the probe is being stopped)."""
+    """Kill (and reap) every child still running: the probe is being stopped."""
     for child in list(RUNNING):
         kill_group(child)
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        RUNNING.discard(child)

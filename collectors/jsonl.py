@@ -109,15 +109,34 @@ def scan_jsonl(path: str, visit: Callable[[int, dict], None], *, anchor: str | N
     return scan_rows(path, each_row(visit), anchor=anchor, max_line_bytes=max_line_bytes, quick=quick)
 
 
+_TAILS: dict = {}  # path -> (key, lines): the newest tail read of each log, for the next collector reading it
+_MAX_TAILS = 8  # logs remembered (each at most 1 MiB of lines): the audit tails fewer than that
+
+
 def tail_of(path: str, count: int, anchor: str | None = None) -> tuple[FileState, list[bytes]]:
-    """The last `count` non-blank lines of a log, undecoded (bounded, from the end)."""
+    """The last `count` non-blank lines of a log, undecoded (bounded, from the end).
+
+    Several collectors read the same tails (the hooks' logs: their heartbeats and their latency; the health log
+    also for the hot-file trend): the newest read of each log is kept, bound to the count asked for and the
+    file's device, inode, size and mtime, and reused only while all are unchanged (an append changes the size),
+    so it never answers for other bytes.
+    """
     state = probe_file(path, anchor)
     if state.status is not EvidenceStatus.OK:
         return state, []
     try:
-        return state, tail_lines(path, count)
+        info = os.stat(path, follow_symlinks=False)
+        key = (path, count, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+        known = _TAILS.get(path)
+        if known is not None and known[0] == key:
+            return state, list(known[1])
+        lines = tail_lines(path, count)
     except (OSError, UnsafeFile) as error:
         return FileState(path, EvidenceStatus.UNREADABLE, str(error)), []
+    if path not in _TAILS and len(_TAILS) >= _MAX_TAILS:
+        _TAILS.pop(next(iter(_TAILS)))
+    _TAILS[path] = (key, tuple(lines))
+    return state, lines
 
 
 def tail_rows(path: str, count: int, anchor: str | None = None) -> tuple[FileState, list[dict | str]]:

@@ -49,10 +49,12 @@ def start_at_ms(row: dict) -> int | None:
     return parse_timestamp_ms(row.get("ts"))
 
 
-class FireRow(namedtuple("FireRow", "session turns started reason pid", defaults=(None,))):
+class FireRow(namedtuple("FireRow", "session turns started reason pid duration_ms", defaults=(None, None))):
     """O/reviewer-fires.jsonl: one row per Stop turn, started or not (a start carries the reviewer's pid).
 
-    session: str; turns: int; started: bool; reason: str; pid: int | None.
+    session: str; turns: int; started: bool; reason: str; pid: int | None; duration_ms: float | None, how long the
+    hook took up to its row (from the command's start, interpreter start-up not included); absent from the row when
+    not measured (the reference's rows have no such key, and readers tolerate it either way).
     """
 
     __slots__ = ()
@@ -63,8 +65,13 @@ class FireRow(namedtuple("FireRow", "session turns started reason pid", defaults
         _require(type(self.started) is bool and isinstance(self.reason, str), "reviewer-fires",
                  "started must be a boolean and reason a string")
         _require(self.pid is None or _is_pid(self.pid), "reviewer-fires", "pid must be null or > 0")
-        return {"session": self.session, "turns": self.turns, "started": self.started, "reason": self.reason,
-                "pid": self.pid}
+        _require(self.duration_ms is None or (type(self.duration_ms) in (int, float) and 0 <= self.duration_ms < 1e12),
+                 "reviewer-fires", "duration_ms must be null or a finite number >= 0")
+        row = {"session": self.session, "turns": self.turns, "started": self.started, "reason": self.reason,
+               "pid": self.pid}
+        if self.duration_ms is not None:
+            row["duration_ms"] = self.duration_ms
+        return row
 
 
 def spawn_at_ms(row: dict) -> int | None:

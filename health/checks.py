@@ -5,7 +5,8 @@ the catalogue entries (meaning, causes, fix) of the ids that rule emits. Adding 
 is its collector module, its rule module, its catalogue module and one row here. The
 run's own inputs are judged first (INPUTS); ids about collector errors, publication and
 the gate come last (health.catalogue.run.OUTCOMES). The Dense Context rows (one line each in
-_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them.
+_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them;
+so does the probe's row (PROBE), which runs only when asked for (--probe, `cortex-health probe`).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from importlib import import_module
 from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
                         reviewer_lifecycle, search_cache)
-from collectors import corpus, hook_failures, reviewer_config
+from collectors import corpus, hook_failures, hook_latency, hot_content, reviewer_config
 from collectors.runner import Collector
 from health.catalogue import Check
 from health.catalogue import dense_context as dense_context_entries
@@ -28,6 +29,9 @@ from health.catalogue import review_cadence as review_cadence_entries
 from health.catalogue import reviewer_lifecycle as reviewer_lifecycle_entries
 from health.catalogue import health_history as health_history_entries
 from health.catalogue import hot_memory as hot_memory_entries
+from health.catalogue import hot_content as hot_content_entries
+from health.catalogue import hook_latency as hook_latency_entries
+from health.catalogue import probe as probe_entries
 from health.catalogue import index as index_entries
 from health.catalogue import observability as observability_entries
 from health.catalogue import proposals as proposals_entries
@@ -49,6 +53,8 @@ from health.rules import review_cadence as review_cadence_rule
 from health.rules import reviewer_lifecycle as reviewer_lifecycle_rule
 from health.rules import health_history as health_history_rule
 from health.rules import hot_memory as hot_memory_rule
+from health.rules import hot_content as hot_content_rule
+from health.rules import hook_latency as hook_latency_rule
 from health.rules import index as index_rule
 from health.rules import observability as observability_rule
 from health.rules import proposals as proposals_rule
@@ -96,6 +102,7 @@ CHECKS: tuple[CheckRow, ...] = (
     row("dispatch_failures", dispatch_failures.collect, dispatch_failures_rule.judge, dispatch_failures_entries.CHECKS),
     row("locks", locks.collect, locks_rule.judge, locks_entries.CHECKS),
     row("retrieval", retrieval.collect, retrieval_rule.judge, retrieval_entries.CHECKS),
+    row("hook_latency", hook_latency.collect, hook_latency_rule.judge, hook_latency_entries.CHECKS),
     row("proposals", proposals.collect, proposals_rule.judge, proposals_entries.CHECKS),
     row("observability", observability.collect, observability_rule.judge, observability_entries.CHECKS),
     row("index", index.collect, index_rule.judge, index_entries.CHECKS),
@@ -103,6 +110,7 @@ CHECKS: tuple[CheckRow, ...] = (
     # after search_cache: reading through the cache, as recall does, drops a damaged one (reported just before)
     row("corpus", corpus.collect, corpus_rule.judge, corpus_entries.CHECKS),
     row("hot_memory", hot_memory.collect, hot_memory_rule.judge, hot_memory_entries.CHECKS),
+    row("hot_content", hot_content.collect, hot_content_rule.judge, hot_content_entries.CHECKS),
     row("review_state", review_state.collect, review_state_rule.judge, review_state_entries.CHECKS),
     row("health_history", health_history.collect, health_history_rule.judge, health_history_entries.CHECKS),
 )
@@ -138,8 +146,26 @@ DENSE_CONTEXT: tuple[CheckRow, ...] = tuple(
     row(name, _dc_lazy("collectors", module, "collect"), _dc_lazy("health.rules", module, "judge"), _dc_entries(name))
     for name, module in _DC_ROWS)
 
+def _probe_judge(evidence, context):
+    from health.rules.probe import judge
+
+    return judge(evidence, context)
+
+
+def probe_row(budget_ms: int | None = None) -> CheckRow:
+    """The synthetic probe (--probe, `cortex-health probe`), within budget_ms (probe_timeout_ms); its collector and
+    rule modules load only when it runs, never on the plain audit's path."""
+    def collect(layout):
+        from collectors.probe.collect import collect as probe
+        from thresholds.defaults import BY_NAME
+
+        return probe(layout, int(budget_ms if budget_ms is not None else BY_NAME["probe_timeout_ms"].default))
+    return row("probe", collect, _probe_judge, probe_entries.CHECKS)
+
+
 LAYOUTS: dict[str, tuple[CheckRow, ...]] = {"lifeos": CHECKS, "dense-context": DENSE_CONTEXT}
-EVERY_LAYOUT = CHECKS + DENSE_CONTEXT  # what --only/--skip, explain and --list-checks know
+PROBE = (probe_row(),)  # added to the LifeOS list when the probe is asked for (health.inputs)
+EVERY_LAYOUT = CHECKS + DENSE_CONTEXT + PROBE  # what --only/--skip, explain and --list-checks know
 
 INPUTS = Rule(None, run_inputs.judge)  # thresholds, config and clock: judged before any evidence
 

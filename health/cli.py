@@ -6,7 +6,7 @@ Called by the console script and health.__main__.
 says); 3 when the auditor itself cannot run (bad usage, unusable root, internal error),
 still printing a report with overall "unknown" and the reason. Nothing escapes as a
 traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve, setup)
-hands over to that module instead. This module imports only os, sys and two small core modules at load time so
+hands over to that module instead (probe: the synthetic probe alone, health.probe). This module imports only os, sys and two small core modules at load time so
 the status line starts fast; everything else is imported where it is used.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 SUBCOMMANDS = {"statusline": "health.statusline", "gate": "health.gate", "history": "health.history",
                "explain": "health.explain", "fix": "health.fix",
-               "serve": "health.serve", "setup": "health.setup_snippets"}
+               "serve": "health.serve", "setup": "health.setup_snippets", "probe": "health.probe"}
 UNKNOWN_EXIT = 3
 
 
@@ -115,7 +115,8 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
         stdout: TextIO | None = None, stderr: TextIO | None = None, checks: tuple | None = None) -> int:
     """One audit: returns the exit code, having printed the report (or the unknown report).
 
-    `checks` replaces the check list (health.checks.CHECKS) for tests of collector isolation.
+    `checks` replaces the check list (health.checks.CHECKS): tests of collector isolation, and `cortex-health
+    probe`, which runs the probe's row alone (an empty list plus --probe).
     """
     environ = os.environ if environ is None else environ
     stdout = stdout or sys.stdout

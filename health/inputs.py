@@ -15,8 +15,8 @@ from collections.abc import Mapping
 
 from collectors.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
-from health.checks import LAYOUTS, CheckRow
-from health.layouts import choose
+from health.checks import LAYOUTS, CheckRow, probe_row
+from health.layouts import LayoutError, choose
 from thresholds.clock import Clock, resolve_clock
 from thresholds.sources import EffectiveThresholds, resolve
 
@@ -57,5 +57,17 @@ def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, 
     else:
         layout = resolve_layout(options, environ)
     layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root))
-    return Inputs(layout, name, clock, resolve_thresholds(options, environ, name),
-                  LAYOUTS[name] if checks is None else checks)
+    if name == "lifeos":
+        layout = layout._replace(now_ms=clock.now_ms)
+    thresholds = resolve_thresholds(options, environ, name)
+    chosen = LAYOUTS[name] if checks is None else checks
+    if probe_wanted(options):
+        if name != "lifeos":
+            raise LayoutError("usage: the probe runs the hooks of a LifeOS install (--layout lifeos)")
+        chosen = chosen + (probe_row(int(thresholds["probe_timeout_ms"])),)
+    return Inputs(layout, name, clock, thresholds, chosen)
+
+
+def probe_wanted(options) -> bool:
+    """--probe, or --only naming the probe (its row is not in the plain list)."""
+    return bool(getattr(options, "probe", False)) or "probe" in (getattr(options, "selected", None) or ())

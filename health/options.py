@@ -105,9 +105,12 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
                     epilog="subcommands: cortex-health statusline | gate | history | explain ID | fix [--dry-run] | "
-                    "serve | setup claude-code|systemd|cron|prometheus|otel (each has --help)")
+                    "serve | setup claude-code|systemd|cron|prometheus|otel | probe (each has --help)")
     parser.out = out
     add_check_options(parser)
+    parser.add_argument("--probe", action="store_true",
+                        help="also run the registered hooks and a governed write in a throw-away copy of the install "
+                        "(off by default: it takes seconds; see `cortex-health probe`)")
     parser.add_argument("--otlp", action="store_true",
                         help="also push the metrics, one log record per finding and the memory operations since "
                         "the last export to OTLP/HTTP endpoints (the standard OTEL_EXPORTER_OTLP_* variables; "
@@ -160,6 +163,7 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: t
         no_write=args.no_write or env_no_write, report_path=report_path, index_manifest=manifest,
         selected=selection(args.only, args.skip, checks), prometheus_textfile=textfile, layout=layout,
         otlp=getattr(args, "otlp", False),  # the check's own flag: the gate (a hook) never exports
+        probe=bool(getattr(args, "probe", False)),  # the gate's parser has no --probe
     )
 
 

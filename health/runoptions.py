@@ -8,17 +8,19 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-_FIELDS = "root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout otlp"
+_FIELDS = ("root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout otlp "
+           "probe")
 
 
 class Options(namedtuple("Options", _FIELDS,
-                         defaults=(None, None, None, (), False, None, None, None, None, None, False))):
+                         defaults=(None, None, None, (), False, None, None, None, None, None, False, False))):
     """What to audit and where to publish.
 
     root, now, config, report_path, index_manifest, prometheus_textfile: str | None; thresholds: tuple of
     (name, value) pairs; no_write: bool; selected: tuple[str, ...] | None (collectors to run, --only/--skip;
     None: all); layout: str | None (lifeos | dense-context; None: auto-detect, health.layouts); otlp: bool (also
-    push the report and the memory operations to the OTLP endpoints, health.otel).
+    push the report and the memory operations to the OTLP endpoints, health.otel); probe: bool (also run the
+    synthetic probe, --probe; `--only probe` asks for it too).
     """
 
     __slots__ = ()

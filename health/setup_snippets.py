@@ -27,7 +27,8 @@ MAX_SNIPPET_BYTES = 1 << 20  # the shipped snippets are a few KiB
 TARGETS = {
     "claude-code": ("claude-code/settings.json",),
     "systemd": ("systemd/cortex-health.service", "systemd/cortex-health.timer",
-                "systemd/cortex-health-failure@.service"),
+                "systemd/cortex-health-failure@.service", "systemd/cortex-health-probe.service",
+                "systemd/cortex-health-probe.timer"),
     "cron": ("cron/cortex-health.crontab",),
     "prometheus": ("prometheus/cortex-health.rules.yml",),
     "otel": ("otel/otelcol-config.yaml",),
@@ -37,8 +38,9 @@ NEXT = {
     "claude-code": ("Save it: `cortex-health setup claude-code --write ~/.claude/settings.json` when you have no "
                     "settings.json yet, else `--merge ~/.claude/settings.json` (adds to yours, keeps a backup).", None),
     "systemd": ("cortex-health setup systemd --write ~/.config/systemd/user && systemctl --user daemon-reload && "
-                "systemctl --user enable --now cortex-health.timer",
-                "systemctl --user daemon-reload && systemctl --user enable --now cortex-health.timer"),
+                "systemctl --user enable --now cortex-health.timer cortex-health-probe.timer",
+                "systemctl --user daemon-reload && systemctl --user enable --now cortex-health.timer "
+                "cortex-health-probe.timer"),
     "cron": ("Add the line with `crontab -e` (it needs flock and chronic: Debian packages util-linux, moreutils).",
              None),
     "prometheus": ("Add the file to rule_files: in prometheus.yml and check it with `promtool check rules FILE`.",
@@ -49,7 +51,7 @@ NEXT = {
 USAGE = ("usage: cortex-health setup claude-code|systemd|cron|prometheus|otel [--write DEST]\n"
          "       cortex-health setup claude-code --merge FILE\n"
          "  prints the snippet with absolute paths of the installed cortex and cortex-health;\n"
-         "  --write DEST writes it (a folder for systemd's three units) and never overwrites a file;\n"
+         "  --write DEST writes it (a folder for systemd's units) and never overwrites a file;\n"
          "  --merge FILE adds the hooks and status line to an existing settings.json (backup beside it)")
 
 
@@ -107,7 +109,7 @@ def write(files: list[tuple[str, str]], dest: str) -> tuple[list[str], str | Non
         except OSError as error:
             return [], f"cannot create the folder {dest}: {error.strerror or error}"
     if folder and not os.path.isdir(dest):
-        return [], f"{dest} is not a folder (the systemd units are three files)"
+        return [], f"{dest} is not a folder (the systemd units are several files)"
     paths = [os.path.join(dest, name) if folder else dest for name, _ in files]
     taken = [path for path in paths if os.path.lexists(path)]
     if taken:

@@ -107,12 +107,18 @@ Labels = tuple[tuple[str, str], ...]
 
 @dataclass(frozen=True)
 class Series:
-    """One gauge family: a name (with its unit, as in the textfile), its help, its unit and every sample."""
+    """One family: a name (with its unit, as in the textfile), its help, its unit and every sample.
+
+    A gauge by default; a summary's samples carry a `quantile` label, and `totals` holds the sum and
+    count of each of its label sets (the textfile's _sum and _count lines, OTLP's summary points).
+    """
 
     name: str
     help: str
     unit: str  # seconds | bytes | count | severity | sequence
     samples: tuple[tuple[Labels, float], ...]
+    kind: str = "gauge"  # gauge | summary
+    totals: tuple[tuple[Labels, float, int], ...] = ()
 
 
 def without_paths(finding_id: str) -> str:
@@ -169,9 +175,30 @@ def series(report: Report) -> list[Series]:
         found.append(Series("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
                             "(before this run's own line); a drop means the history was cut or rolled back.",
                             "sequence", (((), history["head_seq"]),)))
+    found += hook_latency_series(report)
     grouped: dict[str, list[Measurement]] = {}
     for item in measurements(report):
         grouped.setdefault(item.name, []).append(item)
     found += [Series(name, items[0].help, items[0].unit, tuple((item.labels, item.value) for item in items))
               for name, items in grouped.items()]
     return [item for item in found if item.samples]
+
+
+def hook_latency_series(report: Report) -> list[Series]:
+    """The hooks' latency summary over the last 24 h of their own rows, and their registered timeouts."""
+    from reports.hook_latency import summaries
+
+    hooks = summaries(report)
+    if not hooks:
+        return []
+    found = [Series("hook_duration_seconds", "Duration of each memory hook over the last 24 h of its own rows "
+                    "(recall, fire, gate), in seconds; _sum and _count cover the same window.", "seconds",
+                    tuple(((("hook", item.hook), ("quantile", quantile)), value)
+                          for item in hooks for quantile, value in item.quantiles),
+                    kind="summary", totals=tuple(((("hook", item.hook),), item.sum_seconds, item.count)
+                                                 for item in hooks))]
+    timeouts = tuple(((("hook", item.hook),), item.timeout_seconds) for item in hooks if item.timeout_seconds)
+    if timeouts:
+        found.append(Series("hook_timeout_seconds", "Timeout settings.json registers for each memory hook (Claude "
+                            "Code's 60 s when none), in seconds.", "seconds", timeouts))
+    return found

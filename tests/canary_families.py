@@ -13,6 +13,7 @@ Every family gets the same command sweep; only its own inputs carry canaries.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 from dataclasses import dataclass, field
@@ -148,6 +149,24 @@ def _hot_file(p: Planter, label: str) -> str:
 def plant_hot(family: Family) -> None:
     family.planter.write(family.tree.principal, _hot_file(family.planter, "principal"))
     family.planter.write(family.tree.da, _hot_file(family.planter, "da"))
+    _plant_hook_settings(family)
+
+
+def _plant_hook_settings(family: Family) -> None:
+    """settings.json registering the four hooks (the probe runs them): spans in a command and on a failing
+    hook's stderr, which the probe reports by its first line."""
+    p, scripts = family.planter, os.path.dirname(sys.executable)
+
+    def hook(command: str) -> dict:
+        return {"type": "command", "command": command, "timeout": 60}
+
+    stderr = shlex.quote(f"sweep gate stderr {p.span('hook stderr line')}")
+    settings = {"hooks": {
+        "UserPromptSubmit": [{"hooks": [hook(f"{scripts}/cortex hot render"),
+                                        hook(f"{scripts}/cortex recall --limit 5 # {p.span('hook command')}")]}],
+        "Stop": [{"hooks": [hook(f"{scripts}/cortex review fire"),
+                            hook(f"{scripts}/cortex-health gate --timeout 60 2>/dev/null; echo {stderr} >&2; exit 3")]}]}}
+    p.write(family.tree.root / "settings.json", json.dumps(settings, ensure_ascii=False))
 
 
 # --- transcript, config, model output ---------------------------------------------------------
@@ -269,6 +288,10 @@ def plant_evidence(family: Family) -> None:
     jsonl("memory-retrievals.jsonl",
           {"ts": f"{p.json_span('memory-retrievals.jsonl ts', 'json-escaped-brackets')}2026-01-02T01:00:00.000Z",
            "query_hash": f"abc{p.span('memory-retrievals.jsonl query_hash')}", "returned_count": 1, "duration_ms": 1})
+    jsonl("reviewer-fires.jsonl",
+          {"ts": "2026-01-02T01:00:00.000Z", "session": f"s{p.span('reviewer-fires.jsonl session')}", "turns": 1,
+           "started": False, "reason": f"1/8 turns {p.span('reviewer-fires.jsonl reason')}", "pid": None,
+           "duration_ms": 3.5})
     jsonl("memory-writes.jsonl",
           {"ts": "2026-01-02T01:00:00.000Z", "updated_by": f"sweep{p.span('memory-writes.jsonl updated_by')}",
            "file": "PRINCIPAL_MEMORY.md", "prior_count": 1, "new_count": 1, "ok": False,

@@ -55,8 +55,9 @@ def test_json_output_does_not_import_rich():
 
 def test_the_check_list_wires_every_collector_to_its_rule_and_entries_in_report_order():
     ours = ["memory_root", "install", "heartbeats", "hook_failures", "reviewer_config", "reviewer", "review_cadence",
-            "reviewer_lifecycle", "dispatch_failures", "locks", "retrieval", "proposals", "observability", "index",
-            "search_cache", "corpus", "hot_memory", "review_state", "health_history"]
+            "reviewer_lifecycle", "dispatch_failures", "locks", "retrieval", "hook_latency", "proposals",
+            "observability", "index", "search_cache", "corpus", "hot_memory", "hot_content", "review_state",
+            "health_history"]
     assert checks.names(checks.CHECKS) == ours
     assert [rule.collector for rule in checks.rules()] == [None, *ours]  # the run's inputs first
     for row in checks.CHECKS:

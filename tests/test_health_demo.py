@@ -21,7 +21,7 @@ def test_demo_tree_is_healthy_with_the_fixed_clock(tmp_path):
     assert report["counts"] == {"critical": 0, "warn": 0, "ok": len(report["ok_summary"])}
     assert report["ts"] == "2026-11-29T12:00:00.000Z"
     assert set(report["evidence"]) == {"reviewer", "retrieval", "proposals", "observability", "index",
-                                       "hot_memory", "review_state", "memory_root", "install", "heartbeats", "review_cadence", "reviewer_lifecycle", "dispatch_failures", "locks",
+                                       "hot_memory", "hot_content", "hook_latency", "review_state", "memory_root", "install", "heartbeats", "review_cadence", "reviewer_lifecycle", "dispatch_failures", "locks",
                                        "health_history", "search_cache", "hook_failures", "reviewer_config", "corpus"}
     assert {"reviewer-fresh", "index-no-index-v1", "markers-ok:principal", "cap-ok:da", "install-cortex-native",
             "hook-command-resolved:Stop:cortex-health", "delta-surface-alive", "agent-idle"} <= set(report["ok_summary"])

@@ -8,6 +8,8 @@ import pytest
 
 from tests import health_scenarios as s
 from tests import hook_scenarios as hooks
+from tests import hot_content_scenarios as hc
+from tests import latency_scenarios as lat
 from tests import history_scenarios as hs
 from tests import liveness_scenarios as live
 from tests.health_support import clean_env, copy_demo, run_cli
@@ -111,6 +113,13 @@ SCENARIOS = [
     ("hook-failing:recall", "critical", 2, hooks.recall_failing, {}),
     ("hook-failures-log-invalid", "warn", 1, hooks.failure_log_garbled, {}),
     ("reviewer-writes-refused", "warn", 1, hooks.reviewer_every_write_refused, {}),
+    ("hot-entry-imperative:principal", "warn", 1, hc.principal_imperative, {}),
+    ("hot-entry-injection:principal", "critical", 2, hc.principal_injection, {}),
+    ("hot-entries-duplicate:da", "warn", 1, hc.da_duplicate, {}),
+    ("hot-entry-ephemeral:principal", "warn", 1, hc.principal_ephemeral, {}),
+    ("hot-entry-ephemeral:principal", "warn", 1, hc.principal_dated_soon, {}),
+    ("hot-cap-pressure:principal", "warn", 1, hc.principal_near_cap, {}),
+    ("hook-slow:recall", "warn", 1, lat.recall_slow, {}),
 ]
 
 

@@ -20,7 +20,7 @@ def test_defaults_are_the_documented_values():
         "observability_max_age_ms": 30 * 86_400_000, "index_stale_ms": 7 * 86_400_000, "cap_pressure": 46,
         "delta_surface_lag_ms": 86_400_000, "hook_silence_ms": 1_800_000, "agent_activity_window_ms": 7 * 86_400_000,
         "reviewer_all_skips": 5, "review_backlog_factor": 4, "lock_stale_ms": 300_000, "lock_held_ms": 60_000,
-        "lock_contention_per_day": 10, "reviewer_refused_share": 0.5,
+        "lock_contention_per_day": 10, "reviewer_refused_share": 0.5, "probe_timeout_ms": 120_000,
         # Dense Context (issue 16): the seed's caps, KB = 1024 bytes
         "dc_status_max_lines": 80, "dc_status_max_bytes": 6144, "dc_agents_max_lines": 120,
         "dc_agents_max_bytes": 8192, "dc_access_log_stale_ms": 14 * 86_400_000, "dc_stale_share": 50,

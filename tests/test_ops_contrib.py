@@ -18,7 +18,8 @@ from tests.health_support import NOW, REPO, clean_env, copy_demo
 from tests.ops_support import CONSOLE_SCRIPT, health_log, json_lines, publish_runs, run_command, tool
 
 CONTRIB = REPO / "contrib"
-UNITS = ["cortex-health.service", "cortex-health.timer", "cortex-health-failure@.service"]
+UNITS = ["cortex-health.service", "cortex-health.timer", "cortex-health-failure@.service",
+         "cortex-health-probe.service", "cortex-health-probe.timer"]
 
 
 def verify(folder: Path, names: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
@@ -55,11 +56,12 @@ def test_service_runs_oneshot_and_keeps_warn_a_success():
     assert "Persistent=true" in timer and "RandomizedDelaySec=" in timer and "OnCalendar=" in timer
 
 
-def cron_command() -> str:
+def cron_command(probe: bool = False) -> str:
+    """The quarter-hourly audit's command, or the daily probe's."""
     lines = [line for line in (CONTRIB / "cron" / "cortex-health.crontab").read_text().splitlines()
              if line.strip() and not line.startswith("#")]
-    assert len(lines) == 1
-    return lines[0].split(None, 5)[5]
+    assert len(lines) == 2 and lines[0].startswith("*/15 ") and "--probe" in lines[1]
+    return lines[1 if probe else 0].split(None, 5)[5]
 
 
 @pytest.fixture
@@ -76,10 +78,20 @@ def cron_home(tmp_path):
     return home
 
 
-def run_cron(home: Path, root: Path) -> subprocess.CompletedProcess:
+def run_cron(home: Path, root: Path, probe: bool = False) -> subprocess.CompletedProcess:
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "SHELL": "/bin/sh", "CORTEX_HEALTH_ROOT": str(root),
-           "CORTEX_HEALTH_NOW": NOW}
-    return run_command(["/bin/sh", "-c", cron_command()], env=env, timeout=60)
+           "CORTEX_HEALTH_NOW": NOW, "TMPDIR": str(home / "tmp")}
+    (home / "tmp").mkdir(exist_ok=True)
+    return run_command(["/bin/sh", "-c", cron_command(probe)], env=env, timeout=300)
+
+
+def test_the_daily_cron_line_runs_the_probe_and_publishes_it(cron_home, tmp_path):
+    root = copy_demo(tmp_path)
+    done = run_cron(cron_home, root, probe=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    report = json_lines(health_log(root))[-1]
+    assert "probe-passed:recall" in report["ok_summary"] and "probe-passed:review" in report["ok_summary"]
+    assert list((cron_home / "tmp").iterdir()) == []
 
 
 def test_cron_line_is_silent_when_ok_and_speaks_on_warn(cron_home, tmp_path):
@@ -174,7 +186,8 @@ def test_setup_prints_each_snippet_with_the_installed_scripts_absolute_paths(tmp
                         f"{bin_dir}/cortex-health gate --timeout 20"]
     systemd = health("setup", "systemd", env=clean_env()).stdout
     assert f"ExecStart={bin_dir}/cortex-health --format text --quiet" in systemd
-    assert systemd.count("# ==> ") == 3 and "OnCalendar=" in systemd
+    assert systemd.count("# ==> ") == 5 and "OnCalendar=" in systemd
+    assert f"ExecStart={bin_dir}/cortex-health --probe --format text --quiet" in systemd
     assert f"chronic {bin_dir}/cortex-health --format text -v" in health("setup", "cron", env=clean_env()).stdout
     assert "CortexHealthCritical" in health("setup", "prometheus", env=clean_env()).stdout
     wrong = health("setup", "clode", env=clean_env())
@@ -197,7 +210,7 @@ def test_setup_write_never_overwrites(tmp_path):
     assert refused.returncode == 3 and sorted(p.name for p in units.iterdir()) == ["cortex-health.timer"]
     (units / "cortex-health.timer").unlink()
     assert health("setup", "systemd", "--write", str(units), env=clean_env()).returncode == 0
-    assert len(list(units.iterdir())) == 3
+    assert len(list(units.iterdir())) == 5
 
 
 def test_the_snippets_ship_inside_the_package():

@@ -184,7 +184,7 @@ def test_github_summary_is_appended_as_markdown(docs, tmp_path):
     text = summary.read_text()
     assert text.startswith("earlier step\n## cortex-health: WARN")
     assert "| warn | `retrieval-stale` |" in text and "<details><summary>ok checks</summary>" in text
-    assert out.splitlines()[-1] == "cortex-health WARN: critical 0, warn 2, ok 49"
+    assert out.splitlines()[-1] == "cortex-health WARN: critical 0, warn 2, ok 62"
 
 
 def test_github_summary_escapes_table_cells(docs):

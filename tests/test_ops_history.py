@@ -32,7 +32,7 @@ def test_history_text_rows_trend_streaks_flapping_and_malformed(history_root):
     assert done.returncode == 0
     lines = done.stdout.splitlines()
     assert lines[0].startswith("cortex-health history: 8 run(s) from ") and lines[0].endswith("(oldest first)")
-    assert lines[2].startswith("2026-11-29T11:53:00.000Z  ok            0    0   51")
+    assert lines[2].startswith("2026-11-29T11:53:00.000Z  ok            0    0   64")
     assert "line 2 from the end: invalid JSON" in done.stdout
     assert "trend: ▁▄▁▄▁▄·▄   (oldest → newest" in done.stdout
     assert "failing: proposal-backlog-high (warn) for 2 run(s), since 2026-11-29T11:58:00.000Z" in done.stdout

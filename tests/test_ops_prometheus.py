@@ -36,8 +36,9 @@ def samples(text: str) -> dict[tuple[str, tuple], float]:
                                  reason="prometheus_client is not installed (pip install prometheus_client)")
     found = {}
     for family in parser.text_string_to_metric_families(text):
-        if family.name.startswith("cortex_health_"):
-            assert family.type == "gauge" and family.documentation, family.name
+        if family.name.startswith("cortex_health_"):  # gauges, and the hook latencies' summary
+            kind = "summary" if family.name == "cortex_health_hook_duration_seconds" else "gauge"
+            assert family.type == kind and family.documentation, family.name
         for sample in family.samples:
             found[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
     return found

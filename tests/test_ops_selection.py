@@ -25,7 +25,7 @@ def test_only_runs_the_named_collectors_and_records_the_rest_as_skipped(tmp_path
     assert statuses["retrieval"] == "ok" and statuses["review_state"] == "ok"
     assert {name for name, status in statuses.items() if status == "skipped"} == {
         "reviewer", "proposals", "observability", "index", "hot_memory", "install", "heartbeats", "review_cadence", "reviewer_lifecycle", "dispatch_failures", "locks", "memory_root",
-        "health_history", "search_cache", "hook_failures", "reviewer_config", "corpus"}
+        "health_history", "search_cache", "hook_failures", "reviewer_config", "corpus", "hot_content", "hook_latency"}
     assert "index-no-index-v1" not in report["ok_summary"] and "cortex-clock-valid" in report["ok_summary"]
 
 

@@ -155,7 +155,8 @@ def test_systemd_write_creates_a_missing_folder(tmp_path):
     units = tmp_path / "config" / "systemd" / "user"
     done = health("setup", "systemd", "--write", str(units), env=clean_env(XDG_CONFIG_HOME=str(tmp_path / "config")))
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in units.iterdir()) == ["cortex-health-failure@.service", "cortex-health.service",
+    assert sorted(p.name for p in units.iterdir()) == ["cortex-health-failure@.service", "cortex-health-probe.service",
+                                                        "cortex-health-probe.timer", "cortex-health.service",
                                                         "cortex-health.timer"]
     assert "next: systemctl --user daemon-reload" in done.stderr
 

@@ -38,13 +38,22 @@ def textfile_samples(document: dict) -> dict[tuple[str, tuple], float]:
 
 
 def otlp_samples(message) -> dict[tuple[str, tuple], float]:
+    """Every point as the textfile's samples name it (a summary's quantiles, _sum and _count apart)."""
     found = {}
     for name, metric in metrics([message]).items():
-        assert metric.WhichOneof("data") == "gauge", name
-        for point in metric.gauge.data_points:
-            value = point.as_int if point.WhichOneof("value") == "as_int" else point.as_double
-            found[(name, tuple(sorted(attributes(point.attributes).items())))] = value
+        kind = metric.WhichOneof("data")
+        assert kind in ("gauge", "summary"), name
+        for point in getattr(metric, kind).data_points:
+            labels = attributes(point.attributes)
             assert point.time_unix_nano == NOW_MS * 1_000_000, name
+            if kind == "gauge":
+                value = point.as_int if point.WhichOneof("value") == "as_int" else point.as_double
+                found[(name, tuple(sorted(labels.items())))] = value
+                continue
+            for quantile in point.quantile_values:
+                found[(name, tuple(sorted({**labels, "quantile": repr(quantile.quantile)}.items())))] = quantile.value
+            found[(name + "_sum", tuple(sorted(labels.items())))] = point.sum
+            found[(name + "_count", tuple(sorted(labels.items())))] = point.count
     return found
 
 

@@ -186,6 +186,8 @@ def _sweep_health(sweep: Sweep) -> None:
     health("statusline", "--root", str(family.tree.root))
     health("statusline", "--root", str(family.tree.root), "--refresh")
     health("gate", *root, "--timeout", "60")
+    health("probe", *root, "--format", "text", "-v")  # the hooks and a round trip in a throw-away copy
+    health(*root, "--probe", "--format", "json", "--no-write")
     health("history", *root)
     health("history", *root, "--json")
     health("fix", *root[:2], "--dry-run")

@@ -59,6 +59,8 @@ THRESHOLDS: tuple[ThresholdSpec, ...] = (
                   "more contended or recovered lock events than this in the last 24 h warn"),
     ThresholdSpec("reviewer_refused_share", 0.5, "CORTEX_REVIEWER_REFUSED_SHARE", "reviewerRefusedShare", "count",
                   "a share (0-1) of the last 5 reviewer runs' items refused by the write path above this warns"),
+    ThresholdSpec("probe_timeout_ms", 2 * MINUTE_MS, "CORTEX_PROBE_TIMEOUT_MS", "probeTimeoutMs", "ms",
+                  "the probe (--probe, cortex-health probe) runs its steps within this much time in all"),
 ) + tuple(ThresholdSpec(*spec, layout=dense_context.LAYOUT) for spec in dense_context.SPECS)
 
 BY_NAME = {spec.name: spec for spec in THRESHOLDS}

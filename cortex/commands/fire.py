@@ -10,6 +10,7 @@ block the stop). Does nothing in a subagent session (see cortex.hookinput).
 from __future__ import annotations
 
 import os
+import time
 
 from cortex.review.cadence import Cadence, record_turn, reviewer_argv, start_detached
 from cortex.review.childenv import reviewer_environment
@@ -25,6 +26,7 @@ FIRE_LOCK_WAIT_MS = 500  # a Stop hook must not hang on a busy state file
 
 
 def fire(inv: Invocation) -> tuple[int, str]:
+    began = time.perf_counter()  # the row's duration_ms: the hook's latency, read by the hook_latency check
     if is_subagent(inv):
         return 0, ""
     if inv.positionals:
@@ -47,7 +49,7 @@ def fire(inv: Invocation) -> tuple[int, str]:
     def start() -> int:  # the environment only when a review starts: most Stops just count a turn
         return start_detached(argv, reviewer_environment(inv.environ, pass_env), memory)
 
-    record_turn(ctx, session, cadence, start)
+    record_turn(ctx, session, cadence, start, began)
     return 0, ""
 
 

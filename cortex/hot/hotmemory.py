@@ -28,6 +28,7 @@ PROVENANCE_TAGS = ("~explicit", "~deduced", "~inferred")
 MAX_ENTRIES = 48
 MAX_CHARS_PER_ENTRY = 256
 CAP_CHARS = MAX_ENTRIES * MAX_CHARS_PER_ENTRY
+CONSOLIDATE_AT = 39  # ~80% of the cap: the reviewer consolidates before adding (seed 002 §3)
 
 _FRONTMATTER = re.compile(r"---\r?\n[\s\S]*?\r?\n---\r?\n")
 _LINE_SPLIT = re.compile(r"\r?\n")

@@ -9,6 +9,7 @@ counters are reset, so a failed start leaves the turns counted for the next Stop
 from __future__ import annotations
 
 import sys
+import time
 from collections import namedtuple
 
 from cortex.review.reviewstate import read_session, read_state, state_lock, write_session, write_state
@@ -51,8 +52,11 @@ def start_detached(argv: list[str], env: dict[str, str], cwd: str) -> int:
     return proc.pid
 
 
-def record_turn(ctx: WriteContext, session: str, cadence: Cadence, start) -> Decision:
-    """Count one turn of `session`; call start() → pid and reset the counters when a review is due."""
+def record_turn(ctx: WriteContext, session: str, cadence: Cadence, start, began: float | None = None) -> Decision:
+    """Count one turn of `session`; call start() → pid and reset the counters when a review is due.
+
+    `began`: time.perf_counter() when the hook command started; its row then carries duration_ms.
+    """
     with state_lock(ctx):
         state = read_state(ctx)
         counter = read_session(ctx, session)
@@ -76,5 +80,7 @@ def record_turn(ctx: WriteContext, session: str, cadence: Cadence, start) -> Dec
         write_state(ctx, state)
     # One row per Stop turn, started or not: the fire hook's heartbeat (hook-silent:fire) and,
     # when started, the spawn the reviewer's `started` row must follow (reviewer-never-started).
-    ctx.record(FIRES_LOG, FireRow(session, decision.turns, decision.started, decision.reason, decision.pid).as_row())
+    duration = None if began is None else round((time.perf_counter() - began) * 1000, 3)
+    ctx.record(FIRES_LOG, FireRow(session, decision.turns, decision.started, decision.reason, decision.pid,
+                                  duration).as_row())
     return decision

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cortex.hot.hotmemory import MAX_CHARS_PER_ENTRY, MAX_ENTRIES
+from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_CHARS_PER_ENTRY, MAX_ENTRIES
 from cortex.core.jscompat import js_len
 from cortex.write.proposal_targets import PROPOSAL_TARGETS
 from cortex.review.transcript import Exchange
 
-CONSOLIDATE_AT = 39  # ~80% of the cap: consolidate before adding
 
 RULES = f"""You are the memory reviewer of a personal AI assistant. You curate durable memory about the
 principal (the user) and about the digital assistant (DA) from the conversation below.

@@ -8,8 +8,8 @@ health.catalogue.find looks ids up over the check list.
 An id may be a template: `{label}` stands for a hot-memory file label (principal, da),
 `{collector}` for any collector name with `_` written as `-`, `{file}` for a file name
 (a hook, tool or lock file), `{hook}` for a hook (a LifeOS hook file, a cortex hook command
-or a heartbeat name), `{event}` for a Claude Code hook event and `{program}` for the
-program word of a hook command.
+or a heartbeat name), `{event}` for a Claude Code hook event, `{program}` for the
+program word of a hook command and `{step}` for a step of the probe.
 """
 from __future__ import annotations
 

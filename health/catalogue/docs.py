@@ -17,7 +17,7 @@ import sys
 from cortex.core.durable import replace_file
 from cortex.core.safeio import UnsafeFile, read_bounded
 from health.catalogue import Check, Problem
-from health.checks import CHECKS, DENSE_CONTEXT, catalogue
+from health.checks import CHECKS, DENSE_CONTEXT, PROBE, catalogue
 from thresholds.defaults import BY_NAME, THRESHOLDS
 from thresholds.quantities import both_forms
 
@@ -103,7 +103,7 @@ def render() -> str:
     """The whole of docs/checks.md."""
     entries = catalogue()
     run = tuple(check for check in entries if check.collector is None)
-    lifeos = tuple(check for check in entries if check.collector in {row.name for row in CHECKS})
+    lifeos = tuple(check for check in entries if check.collector in {row.name for row in CHECKS + PROBE})
     dense = tuple(check for check in entries if check.collector in {row.name for row in DENSE_CONTEXT})
     lines = [HEAD, "## Contents", "",
              "- [The run itself](#the-run-itself): thresholds, clock, collector errors, publication, the gate",

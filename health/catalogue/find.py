@@ -3,7 +3,7 @@
 Literal ids, `{label}` ids (expanded for every hot-memory label) and templates as
 --list-checks prints them (`markers-corrupt:{label}`, for explain) are found by one dict lookup;
 a `{collector}` id matches any lowercase collector name written with `-`; the other
-slots (`{file}`, `{hook}`, `{event}`, `{program}`, `{path}`) match what they name (SLOTS).
+slots (`{file}`, `{hook}`, `{event}`, `{program}`, `{path}`, `{step}`) match what they name (SLOTS).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from health.checks import catalogue
 _Entry = tuple[Check, Problem | None]
 # What each free slot of a template id may stand for; the named part is the finding's label.
 SLOTS = {"file": r"[A-Za-z0-9_][A-Za-z0-9_.-]*", "hook": r"[A-Za-z0-9][A-Za-z0-9_. -]*", "event": r"[A-Za-z]+",
-         "program": r"\S+", "path": r".+"}
+         "program": r"\S+", "path": r".+", "step": r"[a-z]+(?:-[0-9]+)?"}
 _SLOT = re.compile(r"\{(" + "|".join(SLOTS) + r")\}")
 
 

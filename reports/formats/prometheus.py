@@ -1,15 +1,15 @@
 """Report stage format `prometheus`: node_exporter textfile-collector (text exposition 0.0.4) metrics.
 
 Chosen with --format prometheus; health.run also writes it to --prometheus-textfile PATH.prom
-(atomically, mode 0644). Every metric is a gauge named cortex_health_* with base units in
-its name and HELP/TYPE lines, one family per reports.measurements.series (the OTLP metrics
-carry the same series). Severities are numbers so alerts can compare them:
-0 ok, 1 warn, 2 critical, 3 unknown (the auditor could not run). Numbers are printed
-shortest-exact (repr of the float, integers without a decimal point). A label value never
-carries an absolute path: a check id that names a program by path (hook-command-resolved:
-Stop:/home/ana/.venv/bin/cortex) is labelled by the program's name alone (the path differs
-per install and would split one series per venv); ids that collapse into one label keep
-the worst severity.
+(atomically, mode 0644). Every metric is named cortex_health_* with base units in its name and
+HELP/TYPE lines, one family per reports.measurements.series (the OTLP metrics carry the same
+series): gauges, and one summary (the hook latencies over the last 24 h). Severities are
+numbers so alerts can compare them: 0 ok, 1 warn, 2 critical, 3 unknown (the auditor could
+not run). Numbers are printed shortest-exact (repr of the float, integers without a decimal
+point). A label value never carries an absolute path: a check id that names a program by path
+(hook-command-resolved: Stop:/home/ana/.venv/bin/cortex) is labelled by the program's name
+alone (the path differs per install and would split one series per venv); ids that collapse
+into one label keep the worst severity.
 """
 from __future__ import annotations
 
@@ -34,21 +34,27 @@ def number(value: float) -> str:
     return repr(float(value))
 
 
-def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, str], ...], float]]) -> list[str]:
+def sample(name: str, labels: tuple[tuple[str, str], ...], value: float) -> str:
+    label_text = ",".join(f'{key}="{escape_label(str(val))}"' for key, val in labels)
+    return f"{PREFIX}{name}{{{label_text}}} {number(value)}" if labels else f"{PREFIX}{name} {number(value)}"
+
+
+def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, str], ...], float]],
+           kind: str = "gauge", totals: Iterable[tuple[tuple[tuple[str, str], ...], float, int]] = ()) -> list[str]:
     rows = list(samples)
     if not rows:
         return []
-    lines = [f"# HELP {PREFIX}{name} {escape_help(help_text)}", f"# TYPE {PREFIX}{name} gauge"]
-    for labels, value in rows:
-        label_text = ",".join(f'{key}="{escape_label(str(val))}"' for key, val in labels)
-        lines.append(f"{PREFIX}{name}{{{label_text}}} {number(value)}" if labels else f"{PREFIX}{name} {number(value)}")
+    lines = [f"# HELP {PREFIX}{name} {escape_help(help_text)}", f"# TYPE {PREFIX}{name} {kind}"]
+    lines += [sample(name, labels, value) for labels, value in rows]
+    for labels, total, count in totals:  # a summary's sum and count per label set
+        lines += [sample(f"{name}_sum", labels, total), sample(f"{name}_count", labels, count)]
     return lines
 
 
 def lines_for(report: Report) -> list[str]:
     lines: list[str] = []
     for item in series(report):
-        lines += family(item.name, item.help, item.samples)
+        lines += family(item.name, item.help, item.samples, item.kind, item.totals)
     return lines
 
 

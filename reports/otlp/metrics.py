@@ -1,7 +1,7 @@
 """Report stage: the OTLP ExportMetricsServiceRequest of a run. Used by reports.otlp.live and the otlp-json format.
 
 Every series of the Prometheus textfile (reports.measurements.series, the one source of
-both) becomes one OTLP gauge under the very same name, e.g. `cortex_health_overall`, so a
+both) becomes one OTLP gauge (the hook latencies: one summary) under the very same name, e.g. `cortex_health_overall`, so a
 Collector's Prometheus exporter, which adds a unit suffix only where the name lacks one,
 serves the names node_exporter's textfile collector serves. Units are UCUM: `s`, `By`, and
 curly-brace annotations for counts, severities and sequence numbers (dropped by the
@@ -31,12 +31,25 @@ DURATION_NAME = "gen_ai.client.operation.duration"
 
 
 def gauges(report: Report) -> list[dict]:
-    """One gauge per series of the report, in the textfile's order."""
+    """One metric per series of the report, in the textfile's order: a gauge, or a summary (hook latencies)."""
     when = nanos(report.now_ms) if report.now_ms is not None else "0"
     return [{"name": PREFIX + item.name, "description": item.help, "unit": UNITS.get(item.unit, ""),
-             "gauge": {"dataPoints": [{"attributes": attributes(labels), "timeUnixNano": when, **number_point(value)}
-                                      for labels, value in item.samples]}}
+             **(_summary(item, when) if item.kind == "summary" else
+                {"gauge": {"dataPoints": [{"attributes": attributes(labels), "timeUnixNano": when,
+                                           **number_point(value)} for labels, value in item.samples]}})}
             for item in series(report)]
+
+
+def _summary(item, when: str) -> dict:
+    """A summary's points: per label set its sum, count and the quantile samples that carry those labels."""
+    points = []
+    for labels, total, count in item.totals:
+        quantiles = [{"quantile": float(dict(sample)["quantile"]), "value": double(value)}
+                     for sample, value in item.samples
+                     if tuple(pair for pair in sample if pair[0] != "quantile") == labels]
+        points.append({"attributes": attributes(labels), "timeUnixNano": when, "count": str(count),
+                       "sum": double(total), "quantileValues": quantiles})
+    return {"summary": {"dataPoints": points}}
 
 
 def duration_histogram(points: Iterable[DurationPoint], now_ms: int) -> dict | None:

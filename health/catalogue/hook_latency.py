@@ -1,0 +1,23 @@
+"""Help data: hook latency finding ids (health.rules.hook_latency). Part of the catalogue read by explain and -v.
+
+`{hook}` is recall, fire or gate (render leaves no per-prompt log: `cortex-health probe` times it).
+"""
+from health.catalogue import Check, Problem
+
+CHECKS = (
+    Check("hook-latency:timeout-margin", "each registered hook's p95 over the last 24 h is within half its timeout",
+          ok=("hook-latency-ok:{hook}", "hook-latency-no-rows:{hook}"), problems=(
+        Problem(
+            "hook-slow:{hook}", "warn",
+            "The hook's 95th-percentile duration over the last 24 h of its rows (recall: memory-retrievals.jsonl, "
+            "fire: reviewer-fires.jsonl, gate: the reports in memory-health.jsonl) is above half the timeout "
+            "settings.json registers for it (its `timeout`, else Claude Code's 60 s). The agent kills a hook at its "
+            "timeout and the prompt goes on without memory. Durations are measured inside the command: the "
+            "interpreter's start-up is not in them, so the real margin is a little smaller.",
+            ("a large corpus without the search cache (recall)", "a slow or busy disk, or a network file system",
+             "a machine under heavy load", "a timeout set too low in settings.json"),
+            "See which step is slow with `cortex-health probe` (it times the whole hook as the agent runs it); for "
+            "recall build the search cache (`cortex cache status`) or lower `--limit`; otherwise raise the hook's "
+            "`timeout` in settings.json above twice its p95."),
+    )),
+)

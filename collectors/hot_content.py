@@ -14,16 +14,13 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from collectors.evidence import EvidenceStatus, FileState
-from collectors.fsprobe import probe_file
+from collectors.evidence import EvidenceStatus
 from collectors.hot_entry_text import Entry, shown, split_entry
+from collectors.hot_memory import hot_file_text
 from collectors.layout import Layout
 from cortex.core.jscompat import js_trim
-from cortex.core.safeio import UnsafeFile, read_bounded
-from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_ENTRIES, parse_memory_content, validate_entries
 
-MAX_HOT_BYTES = 1 << 20  # as the hot_memory collector reads them
 MAX_SHOWN = 5  # flagged entries listed per kind and file (evidence goes into every health-log line)
 MAX_DATED = 10
 
@@ -131,15 +128,9 @@ def _lines(judged: dict) -> list[int]:
 
 
 def read_file(label: str, path: str, layout: Layout) -> HotContentFile:
-    state = probe_file(path)
-    if state.status is not EvidenceStatus.OK:
+    state, text = hot_file_text(path)
+    if text is None:
         return HotContentFile(label, state)
-    try:
-        text = hot_text(read_bounded(path, MAX_HOT_BYTES))  # private spans stripped on the way in
-    except UnicodeDecodeError as error:
-        return HotContentFile(label, FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"))
-    except (UnsafeFile, OSError) as error:
-        return HotContentFile(label, FileState(path, EvidenceStatus.UNREADABLE, str(error)))
     entries = numbered_entries(text)
     valid = len(validate_entries([entry.text for entry in entries]).accepted)  # what counts against the cap
     trend = ()

@@ -51,16 +51,24 @@ class HotMemoryEvidence(namedtuple("HotMemoryEvidence", "status files")):
     __slots__ = ()
 
 
-def read_hot_file(label: str, path: str) -> HotFile:
+def hot_file_text(path: str) -> tuple[FileState, str | None]:
+    """The file's state and, when it is readable UTF-8, its text with private spans stripped (on the way in);
+    read by this collector and collectors.hot_content alike."""
     state = probe_file(path)
     if state.status is not EvidenceStatus.OK:
-        return HotFile(label, state)
+        return state, None
     try:
-        text = hot_text(read_bounded(path, MAX_HOT_BYTES))  # private spans stripped on the way in
+        return state, hot_text(read_bounded(path, MAX_HOT_BYTES))
     except UnicodeDecodeError as error:
-        return HotFile(label, FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"))
+        return FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"), None
     except (UnsafeFile, OSError) as error:
-        return HotFile(label, FileState(path, EvidenceStatus.UNREADABLE, str(error)))
+        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), None
+
+
+def read_hot_file(label: str, path: str) -> HotFile:
+    state, text = hot_file_text(path)
+    if text is None:
+        return HotFile(label, state)
     check = check_markers(text)
     diagnostics = read_diagnostics(text)
     dropped = [row for row in diagnostics["dropped_invalid"] if row["reason"] != "unparsed"]

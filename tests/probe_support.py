@@ -6,10 +6,9 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-from tests.health_support import REPO, clean_env
+from tests.health_support import REPO, Result, clean_env
 
 SCRIPTS = Path(sys.executable).parent  # the installed console scripts (cortex, cortex-health)
 
@@ -74,24 +73,12 @@ def snapshot(root: Path) -> dict[str, tuple]:
     return found
 
 
-@dataclass
-class Probe:
-    code: int
-    stdout: str
-    stderr: str
-
-    @property
-    def report(self) -> dict:
-        return json.loads(self.stdout)
+class Probe(Result):
+    """A probe run's result (health_support.Result) and its steps by name."""
 
     @property
     def steps(self) -> dict[str, dict]:
         return {step["step"]: step for step in self.report["evidence"]["probe"]["steps"]}
-
-    def finding(self, finding_id: str) -> dict:
-        found = [f for f in self.report["findings"] if f["id"] == finding_id]
-        assert found, (finding_id, [f["id"] for f in self.report["findings"]])
-        return found[0]
 
 
 def run_probe(root: Path, base: Path, *args: str, env: dict | None = None, timeout: float = 300) -> Probe:

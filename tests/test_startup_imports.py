@@ -59,6 +59,8 @@ def test_cortex_commands_import_nothing_heavy(tree, tmp_path, args):  # noqa: F8
     if args[0] not in ("recall", "status", "search"):  # only the corpus readers open the search cache
         assert heavy_in(modules, ("sqlite3", "_sqlite3", "cortex.searchcache")) == []
     assert heavy_in(modules, ("cortex.helptext",)) == []  # help text only for a help request
+    if args[0] == "hot":  # the block is text: the JSON writer (and its surrogate pattern) only for an envelope
+        assert heavy_in(modules, ("cortex.core.jsjson", "importlib")) == []
 
 
 # Defining a dataclass costs ~0.5 ms and `import dataclasses` 7-11 ms (inspect, ast, dis, tokenize):

@@ -6,6 +6,7 @@ Everything here is pure and stdlib-only.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -37,7 +38,9 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
-_RADIX = re.compile(r"0([xXoObB])([0-9a-fA-F]+)\Z")
+@functools.cache
+def _radix():  # compiled on first use: most callers never meet a hex, octal or binary literal
+    return re.compile(r"0([xXoObB])([0-9a-fA-F]+)\Z")
 
 
 def js_number(text: str) -> float:
@@ -48,7 +51,7 @@ def js_number(text: str) -> float:
     decimal = ascii_decimal(s)  # ASCII digits only, like JavaScript
     if decimal is not None:
         return decimal
-    m = _RADIX.match(s)
+    m = _radix().match(s)
     if m:
         base = {"x": 16, "o": 8, "b": 2}[m.group(1).lower()]
         try:

@@ -65,6 +65,17 @@ def js_number(text: str) -> float:
     return math.nan
 
 
+def _shortest_digits(value: float) -> tuple[str, int]:
+    """The shortest round-tripping digits of a positive double (repr's, as ECMAScript requires) without
+    trailing zeros, and the exponent of their last digit: what Decimal(repr(value)).normalize().as_tuple()
+    gives, read from repr's text (decimal costs the recall hook ~1.3 ms to import; tests compare the two)."""
+    mantissa, _, power = repr(value).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    significant = digits.rstrip("0")
+    return significant, int(power or 0) - len(fraction) + len(digits) - len(significant)
+
+
 def js_number_to_string(value: float) -> str:
     """Number.prototype.toString() for finite doubles (what JSON.stringify prints)."""
     if value == 0:
@@ -73,12 +84,8 @@ def js_number_to_string(value: float) -> str:
         return "null"
     if value == int(value) and abs(value) < 2**53:
         return str(int(value))
-    from decimal import Decimal  # only fractions and huge numbers get here: every command would pay its import
-
     sign = "-" if value < 0 else ""
-    # repr() gives the shortest round-tripping digits, exactly as ECMAScript requires.
-    _, digit_tuple, exponent = Decimal(repr(abs(value))).normalize().as_tuple()
-    digits = "".join(map(str, digit_tuple))
+    digits, exponent = _shortest_digits(abs(value))
     n = len(digits) + exponent
     k = len(digits)
     if k <= n <= 21:

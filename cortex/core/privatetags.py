@@ -43,6 +43,8 @@ OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 
 # The reference's pattern: ASCII case folding, JS whitespace, attributes after whitespace.
 _W = JS_WS_CLASS
+
+
 @functools.cache
 def _closer_head():  # these two only for text that holds a bracket: compiled then
     return re.compile(r" */ *private(?: |\Z)")
@@ -51,6 +53,8 @@ def _closer_head():  # these two only for text that holds a bracket: compiled th
 @functools.cache
 def _folded_opener():
     return re.compile(r" *private(?: [^<>]*)?\Z")
+
+
 _HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the end
 # Default-ignorable letters that render as nothing (the Hangul fillers); marks and the
 # C* categories are dropped by category.

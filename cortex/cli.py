@@ -41,7 +41,6 @@ def run(
     receives the search cache's build work for the caller to run after the answer (else it runs
     before this returns)."""
     from cortex.commands import command_words, commands_for
-    from cortex.envelope_data import failure, success
 
     environ = os.environ if environ is None else environ
     args = options_first(list(args))
@@ -53,6 +52,8 @@ def run(
     named, _words = find_command(args, commands)
     if named is not None and not named.enveloped:
         return _run_plain(named, args, commands, environ, memory_root, stdin, stderr, builds)
+    from cortex.envelope_data import failure, success  # here: the plain-text hooks build no envelope
+
     command = named.name if named is not None else (args[0] if args else "")
     try:
         spec, options, positionals = parse_arguments(args, commands, () if named else command_words())

@@ -7,7 +7,6 @@ Everything here is pure and stdlib-only.
 from __future__ import annotations
 
 import functools
-import math
 import re
 
 from cortex.core.numbers import ascii_decimal
@@ -38,6 +37,9 @@ def utf16_key(text: str) -> bytes:
     return text.encode("utf-16-be", "surrogatepass")
 
 
+_INF, _NAN = float("inf"), float("nan")  # not math's: its module is a shared library to load on every hook
+
+
 @functools.cache
 def _radix():  # compiled on first use: most callers never meet a hex, octal or binary literal
     return re.compile(r"0([xXoObB])([0-9a-fA-F]+)\Z")
@@ -57,12 +59,12 @@ def js_number(text: str) -> float:
         try:
             return float(int(m.group(2), base))
         except ValueError:
-            return math.nan
+            return _NAN
     if s in ("Infinity", "+Infinity"):
-        return math.inf
+        return _INF
     if s == "-Infinity":
-        return -math.inf
-    return math.nan
+        return -_INF
+    return _NAN
 
 
 def _shortest_digits(value: float) -> tuple[str, int]:
@@ -80,7 +82,7 @@ def js_number_to_string(value: float) -> str:
     """Number.prototype.toString() for finite doubles (what JSON.stringify prints)."""
     if value == 0:
         return "0"
-    if math.isnan(value) or math.isinf(value):
+    if value != value or value in (_INF, -_INF):  # NaN, ±Infinity
         return "null"
     if value == int(value) and abs(value) < 2**53:
         return str(int(value))

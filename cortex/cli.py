@@ -25,7 +25,6 @@ from io import TextIOBase as TextIO
 from cortex.errors import CortexError
 from cortex.invocation import CommandSpec, Invocation, find_command, help_request, options_first, parse_arguments
 from cortex.core import gcpause
-from cortex.core.jsjson import dumps
 from cortex.core.safeio import write_quietly
 
 
@@ -42,7 +41,6 @@ def run(
     receives the search cache's build work for the caller to run after the answer (else it runs
     before this returns)."""
     from cortex.commands import command_words, commands_for
-    from cortex.envelope_data import failure, success
 
     environ = os.environ if environ is None else environ
     args = options_first(list(args))
@@ -54,6 +52,8 @@ def run(
     named, _words = find_command(args, commands)
     if named is not None and not named.enveloped:
         return _run_plain(named, args, commands, environ, memory_root, stdin, stderr, builds)
+    from cortex.envelope_data import failure, success  # here: the plain-text hooks build no envelope
+
     command = named.name if named is not None else (args[0] if args else "")
     try:
         spec, options, positionals = parse_arguments(args, commands, () if named else command_words())
@@ -154,14 +154,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     builds: list = []  # search cache work this call leaves for after its answer (cortex.searchcache.builder)
     try:
         code, output = run(args, builds=builds)
-        text = output if isinstance(output, str) else dumps(output) + "\n"
+        text = output if isinstance(output, str) else _json(output)
         if not options_first(args):  # no command at all: a person at a terminal reads the usage
             text = _missing_command(text)
     except Exception as error:  # noqa: BLE001 - last line of defence
         from cortex.envelope_data import failure
 
         code = 1
-        text = dumps(failure(args[0] if args else "", "internal_error", f"{type(error).__name__}: {error}")) + "\n"
+        text = _json(failure(args[0] if args else "", "internal_error", f"{type(error).__name__}: {error}"))
     finally:
         gcpause.resume()  # never left paused for a caller that goes on
     try:
@@ -180,6 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if run_deferred(builds) and argv is None:
             os._exit(code)
     return code
+
+
+def _json(envelope: dict) -> str:
+    """The envelope's line (the JSON writer is imported only here: the plain-text hooks never print JSON)."""
+    from cortex.core.jsjson import dumps
+
+    return dumps(envelope) + "\n"
 
 
 def _missing_command(envelope_text: str) -> str:

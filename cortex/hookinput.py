@@ -12,9 +12,7 @@ recalls or fires the reviewer again; wrap subagent launchers the same way.
 """
 from __future__ import annotations
 
-import json
 import os
-import select
 import sys
 import time
 
@@ -30,6 +28,8 @@ def is_subagent(inv) -> bool:
 
 
 def _read_fd(fd: int, limit: int, wait_s: float) -> bytes:
+    import select  # here and json below: `hot render` reads no payload
+
     deadline = time.monotonic() + wait_s
     chunks: list[bytes] = []
     size = 0
@@ -70,6 +70,8 @@ def read_hook_payload(stream=None, *, limit: int = MAX_PAYLOAD_BYTES, wait_s: fl
         data = _read_fd(fd, limit, wait_s)
     if not data.strip():
         return None
+    import json
+
     try:
         payload = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):

@@ -38,6 +38,20 @@ class Parser(argparse.ArgumentParser):
                     return hint
         return ""
 
+    def add_argument(self, *args, **kwargs):
+        self._checking = True  # argparse makes a formatter here only to check the metavar: no width needed
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._checking = False
+
+    def _get_formatter(self):
+        # A formatter without a width asks shutil for the terminal's (shutil imports bz2, lzma and fnmatch:
+        # ~2 ms of every cortex-health start-up); help and usage text still get the terminal's width.
+        if getattr(self, "_checking", False):
+            return self.formatter_class(prog=self.prog, width=80)
+        return super()._get_formatter()
+
     def print_help(self, file: TextIO | None = None) -> None:
         super().print_help(file or self.out)
 

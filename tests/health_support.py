@@ -28,6 +28,19 @@ def obs(root: Path) -> Path:
     return memory(root) / "OBSERVABILITY"
 
 
+def wait_for_gate(root: Path) -> None:
+    """Block until the check a `cortex-health gate` left running on `root` is done: it holds an flock on the
+    folder it publishes to (O, else the root) from before the gate returns until it exits."""
+    import fcntl
+
+    folder = obs(root) if obs(root).is_dir() else root
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    finally:
+        os.close(fd)
+
+
 def hot(root: Path, label: str) -> Path:
     return root / "LIFEOS" / "USER" / {"principal": "PRINCIPAL/PRINCIPAL_MEMORY.md",
                                        "da": "DIGITAL_ASSISTANT/DA_MEMORY.md"}[label]

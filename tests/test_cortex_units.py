@@ -68,12 +68,41 @@ def test_dumps_matches_json_for_plain_values_and_escapes_lone_surrogates():
     assert dumps([2.0, 0.1]) == "[2,0.1]"
 
 
+@given(st.floats(min_value=0, exclude_min=True, allow_infinity=False))
+def test_shortest_digits_are_decimals_normalised_repr(value):
+    """js_number_to_string reads repr's digits itself (no decimal import on the hooks): as decimal reads them."""
+    from decimal import Decimal
+
+    from cortex.core.jscompat import _shortest_digits
+
+    _sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
+    assert _shortest_digits(value) == ("".join(map(str, digits)), exponent)
+
+
 def test_round6_is_half_up_on_the_exact_value():
     # (5e-7).toFixed(6) is "0.000000": the double is just below the tie
     assert round6(0.0000005) == 0.0
     assert round6(1.0000015) == 1.000001
     assert round6(0.0000015) == 0.000002  # this double is just above the tie
     assert round6(0.12345649) == 0.123456 and round6(2.5) == 2.5
+
+
+@given(st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.floats(-100, 100),
+                 st.integers(0, 10**9).map(lambda n: n / 10**7)))
+def test_round6_in_integers_is_the_decimal_quantize(value):
+    """round6 computes toFixed(6) in integers (no decimal import on the recall hook): the same float, sign
+    included, and decimal's own error past its precision."""
+    import math
+    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+    try:
+        expected = float(Decimal(value).quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP))
+    except InvalidOperation:
+        with pytest.raises(InvalidOperation):
+            round6(value)
+        return
+    got = round6(value)
+    assert got == expected and math.copysign(1, got) == math.copysign(1, expected)
 
 
 _ANY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()))

@@ -19,7 +19,7 @@ from collectors.layout import Layout
 from collectors.logcursor import checked_ranges
 from health.run import Options, audit
 from tests import health_scenarios as scenarios, liveness_scenarios as live
-from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs, run_cli
+from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs, run_cli, wait_for_gate
 from tests.liveness_scenarios import MINUTE_MS
 from tests.test_health_findings import SCENARIOS
 
@@ -181,8 +181,10 @@ def test_the_gate_reads_only_what_was_appended(tmp_path):
     path = obs(root) / "reviewer-runs.jsonl"
     gate = [sys.executable, "-m", "health", "gate", "--timeout", "30", "--root", str(root), "--now", NOW]
     subprocess.run(gate, env=cached(tmp_path), check=True, capture_output=True, timeout=60)
+    wait_for_gate(root)  # its check runs detached
     rewrite_at(path, unsampled_line(path), b"#")
     subprocess.run(gate, env=cached(tmp_path), check=True, capture_output=True, timeout=60)
+    wait_for_gate(root)
     lines = (obs(root) / "memory-health.jsonl").read_text().splitlines()
     assert [json.loads(line)["evidence"]["reviewer"]["malformed_total"] for line in lines] == [0, 0]
     assert run_cli(root=root, env=uncached()).report["evidence"]["reviewer"]["malformed_total"] == 1

@@ -18,7 +18,7 @@ from pathlib import Path
 from cortex.core.timestamps import iso_from_ms
 from cortex.hookrows import hook_failure_problem
 from tests import hook_scenarios as hooks
-from tests.health_support import NOW, NOW_MS, clean_env, copy_demo, hot, memory, obs, read_rows, run_cli
+from tests.health_support import NOW, NOW_MS, clean_env, copy_demo, hot, memory, obs, read_rows, run_cli, wait_for_gate
 from tests.review_support import program, write_transcript
 from tests.write_support import REPO, register_cortex_hooks
 
@@ -42,6 +42,7 @@ def gate(root: Path, *args: str, env: dict | None = None) -> subprocess.Complete
                                capture_output=True, env=env or clean_env(), cwd=REPO, timeout=120,
                                stdin=subprocess.DEVNULL)
     assert completed.returncode == 0 and "Traceback" not in completed.stderr, completed.stderr
+    wait_for_gate(root)  # the check runs after the gate returns
     return completed
 
 

@@ -1,11 +1,14 @@
-"""`cortex-health gate`: the check within a deadline for a Stop hook; publishes, speaks only when not ok, exits 0."""
+"""`cortex-health gate`: the check within a deadline for a Stop hook; publishes, speaks only when not ok, exits 0.
+
+By default the gate returns at once and its check runs detached (it holds an flock on the folder it
+publishes to until it is done: tests.health_support.wait_for_gate); `--wait` judges within the gate."""
 from __future__ import annotations
 
 import subprocess
 import sys
 
 from tests import health_scenarios as s
-from tests.health_support import NOW, REPO, clean_env, copy_demo
+from tests.health_support import NOW, REPO, clean_env, copy_demo, obs, wait_for_gate
 from tests.ops_support import health, health_log, json_lines, run_command
 
 
@@ -19,27 +22,70 @@ def test_healthy_gate_is_silent_and_publishes(tmp_path):
     root = copy_demo(tmp_path)
     done = gate("--timeout", "30", "--root", str(root), "--now", NOW)
     assert done.stderr == ""
+    wait_for_gate(root)
     assert [row["overall"] for row in json_lines(health_log(root))] == ["ok"]
 
 
 def test_problems_are_one_line_on_stderr(tmp_path):
     root = copy_demo(tmp_path)
     s.reviewer_failed(root)
-    done = gate("--timeout=30", "--root", str(root), "--now", NOW, "--threshold", "proposal_backlog=1")
+    done = gate("--timeout=30", "--wait", "--root", str(root), "--now", NOW, "--threshold", "proposal_backlog=1")
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("cortex-health: CRITICAL · reviewer-latest-failed, proposal-backlog-high")
     assert json_lines(health_log(root))[-1]["overall"] == "critical"
 
 
+def test_the_detached_gate_speaks_of_the_newest_published_report(tmp_path):
+    """The hook returns before its check: its line is the previous Stop's verdict, its own is published after."""
+    root = copy_demo(tmp_path)
+    s.reviewer_failed(root)
+    assert gate("--root", str(root), "--now", NOW).stderr == ""  # nothing published yet: nothing to say
+    wait_for_gate(root)
+    assert json_lines(health_log(root))[-1]["overall"] == "critical"
+    done = gate("--root", str(root), "--now", NOW)
+    assert done.stderr.startswith("cortex-health: CRITICAL · reviewer-latest-failed") and done.stderr.count("\n") == 1
+    wait_for_gate(root)
+    assert [row["overall"] for row in json_lines(health_log(root))] == ["critical", "critical"]
+
+
+def test_one_check_per_tree_at_a_time(tmp_path):
+    """A gate that finds a check of its tree running (the folder's flock held) starts none of its own."""
+    import fcntl
+    import os
+
+    root = copy_demo(tmp_path)
+    fd = os.open(obs(root), os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        assert gate("--root", str(root), "--now", NOW).stderr == ""
+    finally:
+        os.close(fd)
+    wait_for_gate(root)
+    assert not health_log(root).exists()
+    gate("--root", str(root), "--now", NOW)
+    wait_for_gate(root)
+    assert len(json_lines(health_log(root))) == 1
+
+
 def test_deadline_overrun_is_published_as_a_finding(tmp_path):
     root = copy_demo(tmp_path)
-    done = gate("--timeout", "0.01", "--root", str(root), "--now", NOW)
+    done = gate("--timeout", "0.01", "--wait", "--root", str(root), "--now", NOW)
     assert done.stderr.startswith("cortex-health: WARN · health-check-deadline-exceeded")
     row = json_lines(health_log(root))[-1]
     assert row["overall"] == "warn" and [f["id"] for f in row["findings"]] == ["health-check-deadline-exceeded"]
     assert row["findings"][0]["detail"]["threshold"] == 10 and row["ts"] == "2026-11-29T12:00:00.000Z"
     line = health("statusline", "--root", str(root), "--now", NOW).stdout
     assert line == "mem ▲ warn · health-check-deadline-exceeded\n"
+
+
+def test_the_detached_check_keeps_the_deadline_and_records_the_overrun(tmp_path):
+    root = copy_demo(tmp_path)
+    assert gate("--timeout", "0.01", "--root", str(root), "--now", NOW).stderr == ""
+    wait_for_gate(root)
+    row = json_lines(health_log(root))[-1]
+    assert [f["id"] for f in row["findings"]] == ["health-check-deadline-exceeded"]
+    failures = json_lines(obs(root) / "hook-failures.jsonl")
+    assert [(f["hook"], f["code"]) for f in failures] == [("gate", "deadline_exceeded")]
 
 
 def test_usage_errors_never_block_the_agent(tmp_path):
@@ -73,7 +119,7 @@ def test_the_gate_runs_with_its_stdout_closed(tmp_path):
     """A hook runner may close the gate's stdout: the forked check still reports and publishes."""
     root = copy_demo(tmp_path)
     s.proposals_backlog(root)
-    proc = subprocess.run(f'exec "{sys.executable}" -m health gate --root "{root}" --now {NOW} >&-', shell=True,
+    proc = subprocess.run(f'exec "{sys.executable}" -m health gate --wait --root "{root}" --now {NOW} >&-', shell=True,
                           capture_output=True, text=True, env=clean_env(), cwd=REPO, timeout=60)
     assert proc.returncode == 0 and "proposal-backlog-high" in proc.stderr
     assert json_lines(health_log(root))[-1]["overall"] != "ok"
@@ -83,7 +129,7 @@ def test_the_childs_output_is_read_whole_bounded_and_within_the_deadline():
     import os
     import time
 
-    from health.gate import _read_until
+    from health.gatechild import _read_until
 
     read_end, write_end = os.pipe()
     os.write(write_end, b'{"overall": "ok"}')

@@ -31,6 +31,7 @@ from tests.canary_support import (
     Output, cortex_flags, cortex_surfaces, health_surfaces, leak_report, run_cortex_in_process,
     run_health_in_process, run_subprocess, scan_files, written_files,
 )
+from tests.health_support import wait_for_gate
 from tests.write_support import REPO
 
 NOW = "2026-01-02T03:04:05.678Z"
@@ -185,7 +186,9 @@ def _sweep_health(sweep: Sweep) -> None:
     health(*root, "--list-checks")
     health("statusline", "--root", str(family.tree.root))
     health("statusline", "--root", str(family.tree.root), "--refresh")
-    health("gate", *root, "--timeout", "60")
+    health("gate", *root, "--timeout", "60")  # its line is the newest published report's; its check runs detached
+    wait_for_gate(family.tree.root)
+    health("gate", *root, "--timeout", "60", "--wait")  # its line is this check's
     health("probe", *root, "--format", "text", "-v")  # the hooks and a round trip in a throw-away copy
     health(*root, "--probe", "--format", "json", "--no-write")
     health("history", *root)

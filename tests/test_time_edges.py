@@ -149,7 +149,8 @@ def test_health_env_now_out_of_range_is_the_clock_finding(tmp_path):
 @pytest.mark.parametrize("sub", ["statusline", "gate"])
 def test_subcommands_refuse_an_out_of_range_now_without_an_internal_error(tmp_path, sub):
     root = copy_demo(tmp_path)
-    result = run_cli(sub, "--root", str(root), "--now", PAST_END, root=None, now=None, write=True)
+    wait = ["--wait"] if sub == "gate" else []  # the gate speaks of this check only when it waits for it
+    result = run_cli(sub, *wait, "--root", str(root), "--now", PAST_END, root=None, now=None, write=True)
     assert "internal error" not in result.stdout + result.stderr and "Overflow" not in result.stdout + result.stderr
     assert ("not a valid timestamp" in result.stdout) or ("cortex-clock-invalid" in result.stdout + result.stderr)
 

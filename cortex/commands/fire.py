@@ -13,7 +13,6 @@ import os
 import time
 
 from cortex.review.cadence import Cadence, record_turn, reviewer_argv, start_detached
-from cortex.review.childenv import reviewer_environment
 from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
@@ -47,6 +46,8 @@ def fire(inv: Invocation) -> tuple[int, str]:
     argv = reviewer_argv(ctx.layout.memory_root, transcript)
 
     def start() -> int:  # the environment only when a review starts: most Stops just count a turn
+        from cortex.review.childenv import reviewer_environment
+
         return start_detached(argv, reviewer_environment(inv.environ, pass_env), memory)
 
     record_turn(ctx, session, cadence, start, began)

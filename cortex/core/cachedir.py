@@ -9,10 +9,11 @@ no cache: callers degrade to the uncached path, they never fail because of it.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Mapping
+
+from cortex.core.sha256 import sha256_hex
 
 OFF_VALUES = frozenset({"off", "0", "false", "no"})
 DIR_MODE = 0o700
@@ -39,7 +40,7 @@ def cache_base(environ: Mapping[str, str]) -> str | None:
 
 def root_key(memory_root: str) -> str:
     """A stable folder name for one memory root: the digest of its real path."""
-    return hashlib.sha256(os.path.realpath(memory_root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return sha256_hex(os.path.realpath(memory_root).encode("utf-8", "surrogateescape"))[:32]
 
 
 def private_dir(path: str) -> str | None:

@@ -8,12 +8,12 @@ Corpus limits are checked from metadata before any content is read.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 from collections import namedtuple
 
+from cortex.core.sha256 import sha256_hex
 from cortex.core.corpusfaults import frontmatter_line, id_line, source_key
 from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
                                read_canonical_utf8, require_utf8_name)
@@ -132,7 +132,7 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
     content = strip_private_content(raw)
     fields = frontmatter_fields(content)
     created = fields.get("created") or fields.get("date") or fields.get("ts") or EPOCH_ISO
-    record_id = fields.get("id") or "path:" + hashlib.sha256(rel.encode("utf-8")).hexdigest()[:16]
+    record_id = fields.get("id") or "path:" + sha256_hex(rel.encode("utf-8"))[:16]
     try:
         return validated_record((
             record_id,

@@ -43,8 +43,18 @@ OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 
 # The reference's pattern: ASCII case folding, JS whitespace, attributes after whitespace.
 _W = JS_WS_CLASS
-_CLOSER_HEAD = re.compile(r" */ *private(?: |\Z)")
-_FOLDED_OPENER = re.compile(r" *private(?: [^<>]*)?\Z")
+
+
+@functools.cache
+def _closer_head():  # these two only for text that holds a bracket: compiled then
+    return re.compile(r" */ *private(?: |\Z)")
+
+
+@functools.cache
+def _folded_opener():
+    return re.compile(r" *private(?: [^<>]*)?\Z")
+
+
 _HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the end
 # Default-ignorable letters that render as nothing (the Hangul fillers); marks and the
 # C* categories are dropped by category.
@@ -98,7 +108,7 @@ def _is_folded_opener(body: str) -> bool:
     """A well-formed opener in another spelling: its fold has the reference's shape, nothing hidden inside."""
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in body if ch not in JS_WS):
         return False  # a control or format character inside a tag is an evasion: fail closed
-    return _FOLDED_OPENER.match("".join(fold(ch) for ch in body)) is not None
+    return _folded_opener().match("".join(fold(ch) for ch in body)) is not None
 
 
 class TagScanner:
@@ -136,6 +146,6 @@ class TagScanner:
             if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
                 return OPEN, stop + 1
             return MALFORMED, start
-        if stop < len(text) and _CLOSER_HEAD.match(head) and _opening().search(text, start + 1, stop) is None:
+        if stop < len(text) and _closer_head().match(head) and _opening().search(text, start + 1, stop) is None:
             return CLOSE, stop + 1
         return None, start

@@ -11,11 +11,11 @@ private spans are removed, so a private span cannot be confirmed by hashing gues
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections import namedtuple
 
+from cortex.core.sha256 import sha256_hex
 from cortex.core.corpus import EPOCH_ISO, enumerate_canonical_corpus, frontmatter_fields
 from cortex.core.durable import append_line
 from cortex.hot.hotinput import hot_text
@@ -66,7 +66,7 @@ def hot_records(layout: Layout) -> list[CortexRecord]:
         stamp = updated if parse_timestamp_ms(updated) is not None else EPOCH_ISO
         stamp_ms = parse_timestamp_ms(stamp)
         for entry in validate_entries(parse_memory_content(text).entries).accepted:
-            digest = hashlib.sha256(entry.encode("utf-8")).hexdigest()[:16]
+            digest = sha256_hex(entry.encode("utf-8"))[:16]
             record = CortexRecord(id=f"hot:{label}:{digest}", type="memory", title=title, created=stamp, updated=stamp,
                                   source="hot-memory", session=None, path=layout.display(path), content=entry, related=[],
                                   created_ms=stamp_ms, updated_ms=stamp_ms)
@@ -110,7 +110,7 @@ def recall(layout: Layout, query: str, limit: int, now_ms: int, corpus=None, flo
     ranked = [Ranked(record, row.score) for record, row in zip(corpus.full([row.record for row in ranked]), ranked)]
     block, returned = _block(ranked)
     top = round6(ranked[0].score) if returned else None
-    return Recall(block, returned, top, hashlib.sha256(stripped.encode("utf-8")).hexdigest())
+    return Recall(block, returned, top, sha256_hex(stripped.encode("utf-8")))
 
 
 def log_recall(layout: Layout, result: Recall, now_ms: int, duration_ms: float) -> None:

@@ -184,16 +184,17 @@ def read_diagnostics(content: str) -> dict:
     }
 
 
-_LAST_UPDATED = re.compile(r"^last_updated:[^\n]*$", re.M)
-_LAST_UPDATED_BY = re.compile(r"^last_updated_by:[^\n]*$", re.M)
-_CLOSING_FENCE = re.compile(r"\n---\n\Z")
+@functools.cache
+def _writer_patterns():  # the writer's only: `hot render` never compiles them
+    return (re.compile(r"^last_updated:[^\n]*$", re.M), re.compile(r"^last_updated_by:[^\n]*$", re.M),
+            re.compile(r"\n---\n\Z"))
 
 
 def _set_frontmatter_field(frontmatter: str, pattern: re.Pattern, key: str, value: str) -> str:
     line = f"{key}: {value}"
     if pattern.search(frontmatter):
         return pattern.sub(lambda _match: line, frontmatter, count=1)
-    return _CLOSING_FENCE.sub(lambda _match: f"\n{line}\n---\n", frontmatter, count=1)
+    return _writer_patterns()[2].sub(lambda _match: f"\n{line}\n---\n", frontmatter, count=1)
 
 
 def serialize_memory_content(
@@ -208,8 +209,9 @@ def serialize_memory_content(
     """
     frontmatter = parsed.frontmatter
     if frontmatter:
-        frontmatter = _set_frontmatter_field(frontmatter, _LAST_UPDATED, "last_updated", updated_at)
-        frontmatter = _set_frontmatter_field(frontmatter, _LAST_UPDATED_BY, "last_updated_by", updated_by)
+        last_updated, last_updated_by, _fence = _writer_patterns()
+        frontmatter = _set_frontmatter_field(frontmatter, last_updated, "last_updated", updated_at)
+        frontmatter = _set_frontmatter_field(frontmatter, last_updated_by, "last_updated_by", updated_by)
     out = [frontmatter]
     if parsed.body_lines:
         out.append("\n".join(parsed.body_lines) + "\n\n")

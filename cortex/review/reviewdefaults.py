@@ -9,7 +9,6 @@ text valid for the model).
 from __future__ import annotations
 
 import os
-import shlex
 
 from cortex.core.safeio import read_bounded
 from cortex.errors import InvalidInput
@@ -69,6 +68,8 @@ def command_override(environ) -> list[str] | None:
     raw = environ.get(COMMAND_ENV, "")
     if not raw:
         return None  # empty means unset
+    import shlex  # only when the variable is set
+
     try:
         argv = shlex.split(raw)
     except ValueError as error:

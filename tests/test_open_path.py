@@ -46,6 +46,7 @@ ALLOWED = {
     ("health/gatechild.py", "_child"): "os.devnull as the child's stdin, and text wrappers over fds 1 and 2",
     ("health/gatedetach.py", "_lock"): "the publish folder opened only to flock it, never read",
     ("health/gatedetach.py", "_detached"): "os.devnull as the detached check's standard streams",
+    ("collectors/probe/verdicts.py", "settled"): "the copy's publish folder opened only to wait on the gate's flock, never read",
     ("health/serve.py", "check_once"): "os.devnull as a sink for the check's output",
 }
 

@@ -130,7 +130,11 @@ def run_all(registry, box: sandboxes.Sandbox, layout: Layout, deadline: float) -
     env = plan.environment(layout.environ, registry, box, layout.root)
     done: list[ProbeStep] = []
     for step in plan.hook_steps(registry, box, layout.root, layout.environ):
-        done.append(run_step(step, env, box, deadline, lambda outcome, s=step: s.judge(outcome, box)))
+        if step.judge is verdicts.gate:  # its check runs detached: wait for it, within the probe's budget
+            judge = lambda outcome: verdicts.gate(outcome, box, settle_by=deadline)  # noqa: E731
+        else:
+            judge = lambda outcome, s=step: s.judge(outcome, box)  # noqa: E731
+        done.append(run_step(step, env, box, deadline, judge))
     program = plan.cortex_program(registry, env)
     wrote = {}
 

@@ -5,13 +5,16 @@ None when the step passed or why it failed, in words an operator can act on:
 - `cortex hot render` exits 0 and prints exactly one <lifeos-memory> block;
 - `cortex recall` exits 0 and its <lifeos-recall> block names the probe note's token;
 - `cortex review fire` exits 0, prints nothing and logs the probe session's turn;
-- `cortex-health gate` exits 0, prints nothing on stdout and publishes a report;
+- `cortex-health gate` exits 0, prints nothing on stdout and its check (detached: it runs after
+  the hook returns, holding an flock on the folder it publishes to) publishes a report;
 - `cortex remember` / `search` / `get` / `review run` answer an ok envelope, and the write is
   found, read back and the review leaves its terminal row.
 """
 from __future__ import annotations
 
 import json
+import os
+import time
 
 from collectors.probe.runner import Outcome
 from collectors.probe.sandbox import Sandbox
@@ -86,12 +89,37 @@ def fire(outcome: Outcome, sandbox: Sandbox) -> str | None:
     return None
 
 
-def gate(outcome: Outcome, sandbox: Sandbox) -> str | None:
+def gate(outcome: Outcome, sandbox: Sandbox, settle_by: float | None = None) -> str | None:
+    """settle_by: the monotonic time by which the gate's detached check must have ended (None: do not wait)."""
     if _text(outcome).strip():
         return "printed on stdout (the gate prints nothing there)"
-    if not log_rows(sandbox.layout.evidence(contract.HEALTH_LOG)):
+    log = sandbox.layout.evidence(contract.HEALTH_LOG)
+    if settle_by is not None and not settled(os.path.dirname(log), settle_by):
+        return "its detached check was still running when the probe's time budget (probe_timeout_ms) ran out"
+    if not log_rows(log):
         return "exited 0 but published no report in memory-health.jsonl"
     return None
+
+
+def settled(folder: str, deadline: float) -> bool:
+    """True once no check holds the folder's flock (health.gatedetach), False at the deadline."""
+    import fcntl
+
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        return True  # no folder, no check running in it: the missing report says the rest
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(0.02)  # a lock has no timed wait; the check runs for tens of milliseconds
+    finally:
+        os.close(fd)
 
 
 def envelope(outcome: Outcome) -> tuple[dict | None, str | None]:

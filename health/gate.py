@@ -99,7 +99,7 @@ def gate(argv: Sequence[str], environ: Mapping[str, str], started: float) -> tup
 
         folder = publish_folder(options, environ)
         if folder is not None:
-            return detach(argv, environ, options, args.timeout, started, folder), None, options
+            return detach(argv, environ, options, args.timeout, started, folder, judge, summary), None, options
     return judge(argv, environ, options, args.timeout, started)
 
 

@@ -6,6 +6,7 @@ check is done). One check per tree at a time: the gate takes an flock on the fol
 publishes to before it forks; the child inherits it and keeps it until it exits, and a gate
 that finds it held starts nothing (the check running covers this Stop). The child judges as
 `cortex-health gate --wait` does, deadline included, and records its failures the same way.
+The gate hands its own judge and summary line in (this helper never imports health.gate back).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from health.runoptions import Options
 
 TYPE_CHECKING = False  # typing costs the Stop hook milliseconds
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
 
 def publish_folder(options: Options, environ: Mapping[str, str]) -> str | None:
@@ -31,7 +32,7 @@ def publish_folder(options: Options, environ: Mapping[str, str]) -> str | None:
 
 
 def detach(argv: Sequence[str], environ: Mapping[str, str], options: Options, timeout: float, started: float,
-           folder: str) -> str | None:
+           folder: str, judge: Callable, summary: Callable) -> str | None:
     """Start the check in a detached child holding the folder's lock (none when a check of this tree runs
     already); the newest published report's line, or None."""
     lock = _lock(folder)
@@ -43,9 +44,9 @@ def detach(argv: Sequence[str], environ: Mapping[str, str], options: Options, ti
                 pass
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child leaves through os._exit; its effects are tested
-            _detached(argv, environ, options, timeout, started)
+            _detached(judge, argv, environ, options, timeout, started)
         os.close(lock)  # the child holds the lock (the same open file) until it exits
-    return _newest_line(options, environ)
+    return _newest_line(options, environ, summary)
 
 
 def _lock(folder: str) -> int | None:
@@ -64,7 +65,7 @@ def _lock(folder: str) -> int | None:
     return fd
 
 
-def _detached(argv: Sequence[str], environ: Mapping[str, str], options: Options, timeout: float,
+def _detached(judge: Callable, argv: Sequence[str], environ: Mapping[str, str], options: Options, timeout: float,
               started: float) -> None:
     code = 0
     try:
@@ -72,8 +73,6 @@ def _detached(argv: Sequence[str], environ: Mapping[str, str], options: Options,
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):  # the hook's pipes close now: the agent stops waiting
             os.dup2(null, fd)
-        from health.gate import judge
-
         _message, failure, options = judge(argv, environ, options, timeout, started)
         if failure is not None:
             from health.gatefailures import record
@@ -85,10 +84,9 @@ def _detached(argv: Sequence[str], environ: Mapping[str, str], options: Options,
         os._exit(code)
 
 
-def _newest_line(options: Options, environ: Mapping[str, str]) -> str | None:
+def _newest_line(options: Options, environ: Mapping[str, str], summary: Callable) -> str | None:
     """The summary line of the newest report published for this root (None when ok, absent or unreadable)."""
     from collectors.paths import health_log_path, resolve_root
-    from health.gate import summary
     from reports.healthlog import newest_report
 
     document, _problem = newest_report(health_log_path(resolve_root(options.root, environ)))

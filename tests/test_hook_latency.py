@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from collectors.hook_latency import percentile, row_sample
-from tests.health_support import DAY_MS, NOW, NOW_MS, clean_env, copy_demo, obs, run_cli
+from tests.health_support import DAY_MS, NOW, NOW_MS, clean_env, copy_demo, obs, run_cli, wait_for_gate
 from tests.latency_scenarios import recall_rows
 from tests.ops_support import tool
 
@@ -85,6 +85,7 @@ def test_review_fire_rows_carry_their_duration_and_the_gate_reports_carry_theirs
     gate = subprocess.run([sys.executable, "-m", "health", "gate", "--timeout", "60", "--root", str(root), "--now", NOW],
                           env=clean_env(), capture_output=True, text=True, timeout=120)
     assert gate.returncode == 0, gate.stderr
+    wait_for_gate(root)  # the gate returned at once; its check runs detached
     result = run_cli(root=root)
     assert latency(result, "fire")["samples"] == 2 and latency(result, "gate")["samples"] == 1
     assert {"hook-latency-ok:fire", "hook-latency-ok:gate"} <= set(result.report["ok_summary"])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests import health_scenarios as s
-from tests.health_support import NOW, REPO, clean_env, copy_demo
+from tests.health_support import NOW, REPO, clean_env, copy_demo, wait_for_gate
 from tests.ops_support import CONSOLE_SCRIPT, health_log, json_lines, publish_runs, run_command, tool
 
 CONTRIB = REPO / "contrib"
@@ -159,6 +159,7 @@ def test_the_snippet_commands_run_as_claude_code_runs_them(tmp_path):
             assert done.stdout == "mem ✓ ok <1m\n"
         else:
             assert (done.stdout, done.stderr) == ("", "")
+    wait_for_gate(root)  # the gate returned at once; its check runs detached
     assert len(json_lines(health_log(root))) == 2  # the gate published one more run
 
 

@@ -13,20 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests import health_scenarios as scenarios
-from tests.health_support import clean_env, copy_demo, obs
-from tests.tamper_support import TAMPERS, Built, Kind, audit_report, check, cortex_data, run
+from tests.health_support import copy_demo, obs
+from tests.tamper_support import (TAMPERS, Built, Kind, audit_report, audited, cache_env, check, cortex_data,
+                                  memos_of, run)
 
 # -- audit cursors (collectors.logcursor): the whole audit report ------------------------------------------------
-
-
-def cache_env(folder: Path) -> dict[str, str]:
-    return clean_env(CORTEX_CACHE_DIR=str(folder / "cache"))
-
-
-def audited(folder: Path, root: Path) -> Built:
-    built = Built(root, cache_env(folder))
-    audit_report(built)  # leaves the cursors and memos of this tree
-    return built
 
 
 def build_backlog(folder: Path, variant: int) -> Built:
@@ -37,8 +28,10 @@ def build_backlog(folder: Path, variant: int) -> Built:
 
 
 def cursors(built: Built) -> dict[str, Path]:
-    return {json.loads(path.read_bytes())["aggregate"]: path
-            for path in sorted((Path(built.env["CORTEX_CACHE_DIR"]) / "audit").rglob("*.json"))}
+    """The log cursors alone: the audit folder also holds the memos of the rows below (other suffixes, formats)."""
+    from collectors.logcursor import FORMAT
+
+    return memos_of(built, ".json", FORMAT, lambda cursor: cursor["aggregate"])
 
 
 def zero_counts(path: Path) -> None:
@@ -65,8 +58,9 @@ def build_history(folder: Path, variant: int) -> Built:
 
 
 def memos(built: Built) -> dict[str, Path]:
-    return {Path(json.loads(path.read_bytes())["log"]).name: path
-            for path in sorted((Path(built.env["CORTEX_CACHE_DIR"]) / "audit").rglob("*.stamps"))}
+    from collectors.tailstamps import FORMAT
+
+    return memos_of(built, ".stamps", FORMAT, lambda memo: Path(memo["log"]).name)
 
 
 def flip_newest_stamp(path: Path) -> None:
@@ -192,7 +186,6 @@ def search_answer(built: Built) -> dict:
         report.pop(field)
     return {"search": cortex_data(built, "search", "the"), "get": cortex_data(built, "get", "knowledge-frost-dates"),
             "audit": report}
-
 
 
 KINDS = [

@@ -14,6 +14,8 @@ import pytest
 
 from tests import health_scenarios as scenarios
 from tests.health_support import copy_demo, obs
+from tests.tamper_kinds import (build_config, build_corpus, build_hot_content, config_verdicts, content_memos,
+                                corpus_verdicts, count_more, one_more_of_each, say_valid)
 from tests.tamper_support import (TAMPERS, Built, Kind, audit_report, audited, cache_env, check, cortex_data,
                                   memos_of, run)
 
@@ -195,6 +197,9 @@ KINDS = [
     Kind("replay-marker", build_replayed, markers, count_another, audit_report, cache=False, movable=True),
     Kind("search-cache", build_searched, search_db, swap_two_files_contents, search_answer,
          leftovers=sqlite_leftovers),
+    Kind("reviewer-config-verdict", build_config, config_verdicts, say_valid, audit_report),
+    Kind("corpus-load-memo", build_corpus, corpus_verdicts, count_more, audit_report),
+    Kind("hot-content-memo", build_hot_content, content_memos, one_more_of_each, audit_report),
 ]
 
 

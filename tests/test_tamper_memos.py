@@ -1,13 +1,13 @@
 """Derived state never lies (issue 21), beyond the table of tests/test_tamper_derived.py: the audit's memos forged
-with a fresh seal or by an earlier release.
+with a fresh seal or by an earlier release, and the export row's cursors not being vacuous.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from tests.tamper_kinds import (build_corpus, build_hot_content, config_verdicts, content_memos, corpus_verdicts,
-                                count_more, say_valid)
+from tests.tamper_kinds import (build_corpus, build_exported, build_hot_content, config_verdicts, content_memos,
+                                corpus_verdicts, count_more, export_cursors, exported, say_valid)
 from tests.tamper_support import audit_report
 
 
@@ -19,6 +19,17 @@ def forge(path: Path, change) -> None:
     memo = json.loads(data[:data.rindex(b',"seal":')] + b"}")
     change(memo)
     path.write_bytes(sealed(json.dumps(memo).encode()))
+
+
+def test_the_export_row_tells_a_kept_cursor_from_a_lost_one(tmp_path):
+    """Not vacuous: with its cursors only the operations appended since are sent; without, every one again."""
+    built = build_exported(tmp_path, 0)
+    kept = exported(built)
+    for path in export_cursors(built).values():
+        path.unlink()
+    lost = exported(built)
+    assert [span["name"] for span in kept["spans"]] == ["search_memory"] and len(lost["spans"]) == 11
+    assert lost["spans"][-1] == kept["spans"][0] and lost["metrics"] == kept["metrics"]
 
 
 def test_memos_forged_with_a_fresh_seal_never_crash_the_audit(tmp_path):

@@ -1,9 +1,10 @@
 """Derived state never lies (issue 21), beyond the table of tests/test_tamper_derived.py: the audit's memos forged
-with a fresh seal or by an earlier release, and the export row's cursors not being vacuous.
+with a fresh seal or by an earlier release, the in-process tail memo, and the export row's cursors not being vacuous.
 """
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from tests.tamper_kinds import (build_corpus, build_exported, build_hot_content, config_verdicts, content_memos,
@@ -89,3 +90,19 @@ def test_a_verdict_of_an_earlier_release_is_never_believed(tmp_path):
         memo["format"] = earlier[label][0]
         path.write_bytes(sealed(json.dumps(memo).encode()))
     assert audit_report(built) == intact
+
+
+def test_a_tail_read_once_is_never_reused_for_other_bytes(tmp_path):
+    """collectors.jsonl.tail_of keeps the newest tail of each log in memory: an edit that puts back the size and
+    the mtime still changes what it answers (the ctime moved)."""
+    from collectors.jsonl import tail_of
+
+    log = tmp_path / "memory-retrievals.jsonl"
+    log.write_bytes(b'{"n":1}\n{"n":2}\n')
+    first = log.stat()
+    assert tail_of(str(log), 5)[1] == [b'{"n":1}', b'{"n":2}']
+    while log.stat().st_ctime_ns == first.st_ctime_ns:  # until the kernel's clock tick moves on (no sleep)
+        log.write_bytes(b'{"n":3}\n{"n":4}\n')
+        os.utime(log, ns=(first.st_atime_ns, first.st_mtime_ns))
+    assert (log.stat().st_size, log.stat().st_mtime_ns) == (first.st_size, first.st_mtime_ns)
+    assert tail_of(str(log), 5)[1] == [b'{"n":3}', b'{"n":4}']

@@ -34,7 +34,8 @@ from cortex.core.safeio import UnsafeFile
 from cortex.errors import CortexError
 from cortex.searchcache.location import db_location
 
-FORMAT = f"cortex-health-corpus-verdict/1;{__version__}"  # a release may change what the loader refuses
+NAME = "cortex-health-corpus-verdict/1"  # the memo's file: one per source, whichever release wrote it
+FORMAT = f"{NAME};{__version__}"  # a release may change what the loader refuses
 RACY_MARGIN_NS = 2_000_000_000  # cortex.searchcache.entries' racy-file rule: a younger file is read again
 
 
@@ -105,7 +106,7 @@ def collect(layout: Layout) -> CorpusEvidence:
         return CorpusEvidence(EvidenceStatus.MISSING, layout.memory)  # memory-root-missing says it once
     read_ns = time.time_ns()
     files = listing(layout.memory) if layout.cursors else None
-    where = cursor_path(layout.cursors, layout.memory, FORMAT, 0, ".verdict") if files else None
+    where = cursor_path(layout.cursors, layout.memory, NAME, 0, ".verdict") if files else None
     memo = _remembered(where, files) if where else None
     if memo is not None:
         return CorpusEvidence(EvidenceStatus.OK, layout.memory, memo["records"], memo["count"])

@@ -28,7 +28,8 @@ from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.errors import CortexError
 from cortex.review.reviewdefaults import COMMAND_ENV, command_override, config_absent, config_path
 
-FORMAT = f"cortex-health-review-config/1;{__version__}"  # a release may change what the loader accepts
+NAME = "cortex-health-review-config/1"  # the memo's file: one per source, whichever release wrote it
+FORMAT = f"{NAME};{__version__}"  # a release may change what the loader accepts
 MAX_READ_BYTES = 1 << 20  # the loader refuses far less; this only bounds what is hashed
 
 
@@ -84,7 +85,7 @@ def _remembered(where: str, key: str) -> tuple[bool, dict | None]:
 def _verdict(layout: Layout, core: contract.Layout, environ) -> dict | None:
     path = config_path(core)
     key = _memo_key(path, environ)
-    where = cursor_path(layout.cursors, path, FORMAT, 0, ".verdict") if layout.cursors and key else None
+    where = cursor_path(layout.cursors, path, NAME, 0, ".verdict") if layout.cursors and key else None
     if where:
         known, verdict = _remembered(where, key)
         if known:

@@ -9,11 +9,13 @@ read), else straight from the files, as an uncached read does (no cache is creat
 An integrity error is kept with what it knows of its place (file, line, field, rule:
 cortex.errors), never a value.
 
-A clean load is remembered beside the log cursors (derived data: 0600, never a source of truth),
-bound to every canonical file's device, inode, size, mtime and ctime as the loader lists them,
-and trusted only under the search cache's racy-file rule (each file's mtime older than the
-load by RACY_MARGIN_NS). An unchanged corpus then costs a listing and an lstat per file, not a
-parse; any change, an error, or no memo means loading it again.
+A clean load is remembered beside the log cursors (derived data: 0600, sealed as a cursor is,
+never a source of truth: a seal that does not match, such as an edited count, means loading
+again), bound to the release (whose loader may refuse other things) and to every canonical
+file's device, inode, size, mtime and ctime as the loader lists them, and trusted only under
+the search cache's racy-file rule (each file's mtime older than the load by RACY_MARGIN_NS).
+An unchanged corpus then costs a listing and an lstat per file, not a parse; any change, an
+error, or no memo means loading it again.
 """
 from __future__ import annotations
 
@@ -25,13 +27,15 @@ from collections import namedtuple
 from collectors.agent_settings import hook_environment
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
-from collectors.logcursor import MAX_CURSOR_BYTES, cursor_path, save_cursor
+from collectors.logcursor import cursor_path, load_sealed, save_cursor
 from collectors.text import clip
-from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex import __version__
+from cortex.core.safeio import UnsafeFile
 from cortex.errors import CortexError
 from cortex.searchcache.location import db_location
 
-FORMAT = "cortex-health-corpus-verdict/1"
+NAME = "cortex-health-corpus-verdict/1"  # the memo's file: one per source, whichever release wrote it
+FORMAT = f"{NAME};{__version__}"  # a release may change what the loader refuses
 RACY_MARGIN_NS = 2_000_000_000  # cortex.searchcache.entries' racy-file rule: a younger file is read again
 
 
@@ -68,13 +72,14 @@ def listing(memory: str) -> list | None:
 
 def _remembered(where: str, files: list) -> dict | None:
     try:
-        memo = json.loads(read_bounded(where, MAX_CURSOR_BYTES))
+        memo = load_sealed(where)  # a seal that does not match (edited counts) means loading again
         if memo["format"] != FORMAT or memo["files"] != files:
             return None
         if any(entry[4] >= memo["read_ns"] - RACY_MARGIN_NS for entry in files[1]):
             return None  # a file that may have changed within its timestamp tick: load it again
-        return memo if type(memo["records"]) is int and type(memo["count"]) is int else None
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, IndexError):
+        counts = (memo["records"], memo["count"])
+        return memo if all(type(value) is int and value >= 0 for value in counts) else None
+    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, IndexError, RecursionError):
         return None
 
 
@@ -101,7 +106,7 @@ def collect(layout: Layout) -> CorpusEvidence:
         return CorpusEvidence(EvidenceStatus.MISSING, layout.memory)  # memory-root-missing says it once
     read_ns = time.time_ns()
     files = listing(layout.memory) if layout.cursors else None
-    where = cursor_path(layout.cursors, layout.memory, FORMAT, 0, ".verdict") if files else None
+    where = cursor_path(layout.cursors, layout.memory, NAME, 0, ".verdict") if files else None
     memo = _remembered(where, files) if where else None
     if memo is not None:
         return CorpusEvidence(EvidenceStatus.OK, layout.memory, memo["records"], memo["count"])

@@ -7,8 +7,9 @@ written. The memo keeps, per hot file, a BLAKE2b digest of its text and of the d
 modules' size and mtime (an upgrade or an edit changes them), and the verdicts: line numbers,
 the rules matched (short phrases that may quote an entry's first words, privacy-stripped as
 the evidence is) and dates, never whole entries: the entries shown are taken from the file as
-read now. Derived data in the cursors' folder (collectors.logcursor: 0600, written atomically,
-no fsync); a memo that is damaged, foreign, stale or absent, or no folder, means judging again.
+read now. Derived data in the cursors' folder (collectors.logcursor: sealed, 0600, written
+atomically, no fsync); a memo whose seal does not match (edited, even into other valid verdicts),
+damaged, foreign, stale or absent, or no folder, means judging again.
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ import hashlib
 import json
 import os
 
-from collectors.logcursor import MAX_CURSOR_BYTES, cursor_path, save_cursor
-from cortex.core.safeio import UnsafeFile, read_bounded
+from collectors.logcursor import cursor_path, load_sealed, save_cursor
+from cortex.core.safeio import UnsafeFile
 
 FORMAT = "cortex-health-hot-content/1"
 KINDS = ("imperative", "injection", "duplicates", "ephemeral")
@@ -53,13 +54,13 @@ def load(path: str | None, hot_file: str, key: str) -> dict | None:
     if path is None:
         return None
     try:
-        memo = json.loads(read_bounded(path, MAX_CURSOR_BYTES))
+        memo = load_sealed(path)  # a seal that does not match (edited verdicts) means judging again
         if memo["format"] != FORMAT or memo["file"] != hot_file or memo["key"] != key:
             return None
         judged = memo["judged"]
         if all(_valid_kind(judged[kind]) for kind in KINDS) and _valid_dated(judged["dated"]):
             return judged
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError):
+    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, RecursionError):
         pass
     return None
 
@@ -77,6 +78,8 @@ def _line(value: object) -> bool:
 def _valid_kind(item: object) -> bool:
     if not (type(item) is list and len(item) == 2 and _line(item[0]) and type(item[1]) is list):
         return False
+    if len(item[1]) > item[0] or bool(item[1]) != bool(item[0]):
+        return False  # as verdicts() writes them: the first rows of the total, some whenever there are any
     return all(type(row) is list and len(row) == 3 and _line(row[0]) and type(row[1]) is str and len(row[1]) <= 500
                and (row[2] is None or _line(row[2])) for row in item[1])
 

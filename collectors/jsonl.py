@@ -118,15 +118,15 @@ def tail_of(path: str, count: int, anchor: str | None = None) -> tuple[FileState
 
     Several collectors read the same tails (the hooks' logs: their heartbeats and their latency; the health log
     also for the hot-file trend): the newest read of each log is kept, bound to the count asked for and the
-    file's device, inode, size and mtime, and reused only while all are unchanged (an append changes the size),
-    so it never answers for other bytes.
+    file's device, inode, size, mtime and ctime, and reused only while all are unchanged (an append changes the
+    size; an edit that puts the size and mtime back still moves the ctime), so it never answers for other bytes.
     """
     state = probe_file(path, anchor)
     if state.status is not EvidenceStatus.OK:
         return state, []
     try:
         info = os.stat(path, follow_symlinks=False)
-        key = (path, count, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+        key = (path, count, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
         known = _TAILS.get(path)
         if known is not None and known[0] == key:
             return state, list(known[1])

@@ -4,9 +4,11 @@ A broken config makes `review fire` exit 1 on every Stop and `review run` exit 4
 ever runs. The auditor runs the reviewer's own loader (cortex.review.reviewconfig.load_config,
 pydantic) in the environment the hooks get (the settings' env over the auditor's), read-only.
 pydantic costs an audit ~100 ms to import, so the verdict is remembered beside the log
-cursors, bound to the SHA-256 of the file's bytes and of the override's value: only a changed
-file (or override) is validated again. The memo is derived data (collectors.logcursor's
-folder, 0600); damaged, foreign or absent means validating afresh. It holds the loader's
+cursors, bound to the SHA-256 of the file's bytes and of the override's value, and to the
+release (whose loader may accept other things): only a changed file, override or release is
+validated again. The memo is derived data (collectors.logcursor's folder, 0600, sealed as a
+cursor is); a seal that does not match (a verdict edited, even into another valid one),
+damaged, foreign or absent means validating afresh. It holds the loader's
 message, which never quotes a private span (the loader strips them before validating).
 An absent file means the defaults, as for the hooks (only the override is checked then).
 """
@@ -19,14 +21,15 @@ from collections import namedtuple
 from collectors.agent_settings import hook_environment
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
-from collectors.logcursor import MAX_CURSOR_BYTES, cursor_path, save_cursor
+from collectors.logcursor import cursor_path, load_sealed, save_cursor
 from collectors.text import clip
-from cortex import layout as contract
+from cortex import __version__, layout as contract
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.errors import CortexError
 from cortex.review.reviewdefaults import COMMAND_ENV, command_override, config_absent, config_path
 
-FORMAT = "cortex-health-review-config/1"
+NAME = "cortex-health-review-config/1"  # the memo's file: one per source, whichever release wrote it
+FORMAT = f"{NAME};{__version__}"  # a release may change what the loader accepts
 MAX_READ_BYTES = 1 << 20  # the loader refuses far less; this only bounds what is hashed
 
 
@@ -60,14 +63,21 @@ def _memo_key(path: str, environ) -> str | None:
     return hashlib.sha256(data + b"\0" + override.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def _shaped(verdict: object) -> bool:
+    """As verdict_of writes it: the seal is not keyed, so a memo that says more than the loader can is not used."""
+    return type(verdict) is dict and set(verdict) == {"message", "field", "line", "rule"} \
+        and type(verdict["message"]) is str and all(verdict[name] is None or type(verdict[name]) is str
+                                                    for name in ("field", "rule")) \
+        and (verdict["line"] is None or type(verdict["line"]) is int)
+
+
 def _remembered(where: str, key: str) -> tuple[bool, dict | None]:
     try:
-        memo = json.loads(read_bounded(where, MAX_CURSOR_BYTES))
+        memo = load_sealed(where)  # a seal that does not match (an edited verdict) means validating afresh
         verdict = memo["verdict"]
-        if memo["format"] == FORMAT and memo["key"] == key and (verdict is None or (
-                type(verdict) is dict and type(verdict.get("message")) is str)):
+        if memo["format"] == FORMAT and memo["key"] == key and (verdict is None or _shaped(verdict)):
             return True, verdict
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError):
+    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, RecursionError):
         pass
     return False, None
 
@@ -75,7 +85,7 @@ def _remembered(where: str, key: str) -> tuple[bool, dict | None]:
 def _verdict(layout: Layout, core: contract.Layout, environ) -> dict | None:
     path = config_path(core)
     key = _memo_key(path, environ)
-    where = cursor_path(layout.cursors, path, FORMAT, 0, ".verdict") if layout.cursors and key else None
+    where = cursor_path(layout.cursors, path, NAME, 0, ".verdict") if layout.cursors and key else None
     if where:
         known, verdict = _remembered(where, key)
         if known:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.health_support import NOW, NOW_MS, REPO
+from tests.health_support import NOW, NOW_MS, REPO, clean_env
 
 TIMEOUT_S = 20  # per command: a hang fails the case instead of stalling the suite
 YEAR_NS = 365 * 24 * 3600 * 10**9
@@ -107,11 +107,11 @@ def run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     return done
 
 
-def audit_report(built: Built, *, publish: bool = False) -> dict:
-    """The whole audit report (published to the health log only when asked) minus its timing."""
+def audit_report(built: Built, *, publish: bool = False, extra: tuple[str, ...] = ()) -> dict:
+    """The whole audit report (published to the health log only when asked; `extra` options) minus its timing."""
     now = built.names.get("now", NOW)
     done = run(["-m", "health", "--root", str(built.root), "--now", now, "--json",
-                *(() if publish else ("--no-write",))], built.env)
+                *(() if publish else ("--no-write",)), *extra], built.env)
     assert done.returncode in (0, 1, 2), done.stderr
     report = json.loads(done.stdout)
     report.pop("duration_ms", None)
@@ -164,3 +164,25 @@ def difference(expected: Any, found: Any) -> str:
 
     lines = [json.dumps(value, indent=1, sort_keys=True, default=str).splitlines() for value in (expected, found)]
     return "\n".join(list(difflib.unified_diff(*lines, "expected", "found", lineterm=""))[:60])
+
+
+def cache_env(folder: Path) -> dict[str, str]:
+    """The environment of a tree built in `folder`: its caches in folder/cache."""
+    return clean_env(CORTEX_CACHE_DIR=str(folder / "cache"))
+
+
+def audited(folder: Path, root: Path) -> Built:
+    """The tree at `root`, audited once: it holds the audit's cursors and memos."""
+    built = Built(root, cache_env(folder))
+    audit_report(built)  # leaves the cursors and memos of this tree
+    return built
+
+
+def memos_of(built: Built, suffix: str, fmt: str, label: Callable[[dict], str], kind: str = "audit") -> dict[str, Path]:
+    """The files with `suffix` in the cache's `kind` folder that are memos of format `fmt`, by `label(memo)`."""
+    found = {}
+    for path in sorted((Path(built.env["CORTEX_CACHE_DIR"]) / kind).rglob(f"*{suffix}")):
+        memo = json.loads(path.read_bytes())
+        if memo["format"] == fmt:
+            found[label(memo)] = path
+    return found

@@ -13,20 +13,14 @@ from pathlib import Path
 import pytest
 
 from tests import health_scenarios as scenarios
-from tests.health_support import clean_env, copy_demo, obs
-from tests.tamper_support import TAMPERS, Built, Kind, audit_report, check, cortex_data, run
+from tests.health_support import copy_demo, obs
+from tests.tamper_kinds import (build_config, build_corpus, build_exported, build_hot_content, builder_lock,
+                                config_verdicts, content_memos, corpus_verdicts, count_more, export_cursors,
+                                exported, one_more_of_each, read_answers, say_valid, scribble)
+from tests.tamper_support import (TAMPERS, Built, Kind, audit_report, audited, cache_env, check, cortex_data,
+                                  memos_of, run)
 
 # -- audit cursors (collectors.logcursor): the whole audit report ------------------------------------------------
-
-
-def cache_env(folder: Path) -> dict[str, str]:
-    return clean_env(CORTEX_CACHE_DIR=str(folder / "cache"))
-
-
-def audited(folder: Path, root: Path) -> Built:
-    built = Built(root, cache_env(folder))
-    audit_report(built)  # leaves the cursors and memos of this tree
-    return built
 
 
 def build_backlog(folder: Path, variant: int) -> Built:
@@ -37,8 +31,10 @@ def build_backlog(folder: Path, variant: int) -> Built:
 
 
 def cursors(built: Built) -> dict[str, Path]:
-    return {json.loads(path.read_bytes())["aggregate"]: path
-            for path in sorted((Path(built.env["CORTEX_CACHE_DIR"]) / "audit").rglob("*.json"))}
+    """The log cursors alone: the audit folder also holds the memos of the rows below (other suffixes, formats)."""
+    from collectors.logcursor import FORMAT
+
+    return memos_of(built, ".json", FORMAT, lambda cursor: cursor["aggregate"])
 
 
 def zero_counts(path: Path) -> None:
@@ -65,8 +61,9 @@ def build_history(folder: Path, variant: int) -> Built:
 
 
 def memos(built: Built) -> dict[str, Path]:
-    return {Path(json.loads(path.read_bytes())["log"]).name: path
-            for path in sorted((Path(built.env["CORTEX_CACHE_DIR"]) / "audit").rglob("*.stamps"))}
+    from collectors.tailstamps import FORMAT
+
+    return memos_of(built, ".stamps", FORMAT, lambda memo: Path(memo["log"]).name)
 
 
 def flip_newest_stamp(path: Path) -> None:
@@ -194,7 +191,6 @@ def search_answer(built: Built) -> dict:
             "audit": report}
 
 
-
 KINDS = [
     Kind("audit-cursors", build_backlog, cursors, zero_counts, audit_report),
     Kind("tail-stamp-memos", build_history, memos, flip_newest_stamp, audit_report),
@@ -202,6 +198,11 @@ KINDS = [
     Kind("replay-marker", build_replayed, markers, count_another, audit_report, cache=False, movable=True),
     Kind("search-cache", build_searched, search_db, swap_two_files_contents, search_answer,
          leftovers=sqlite_leftovers),
+    Kind("reviewer-config-verdict", build_config, config_verdicts, say_valid, audit_report),
+    Kind("corpus-load-memo", build_corpus, corpus_verdicts, count_more, audit_report),
+    Kind("hot-content-memo", build_hot_content, content_memos, one_more_of_each, audit_report),
+    Kind("otlp-export-cursors", build_exported, export_cursors, zero_counts, exported, cache=False),
+    Kind("search-builder-lock", build_searched, builder_lock, scribble, read_answers),
 ]
 
 
@@ -240,3 +241,34 @@ def test_every_kind_is_built_with_its_state(tmp_path, others):
             copy = shutil.copyfile(path, tmp_path / f"{kind.name}-{label}".replace("/", "-"))
             kind.edit(copy)
             assert copy.read_bytes() != path.read_bytes(), kind.name
+
+
+def test_every_file_in_the_cache_folder_is_a_row_of_its_own(tmp_path):
+    """What the audit, both exporters and the read commands leave in the cache folder is claimed, file by file, by
+    exactly one row: a new kind of derived state cannot hide there untested (nor a row pick another's files)."""
+    from tests import hook_scenarios as hooks
+    from tests import hot_content_scenarios as hc
+
+    root = copy_demo(tmp_path)
+    hooks.review_config_wrong_type(root)
+    hc.principal_imperative(root)
+    built = audited(tmp_path, root)
+    run(["-m", "health", "--root", str(root), "--now", "2026-11-29T12:00:00Z", "--no-write", "--format",
+         "otlp-json"], built.env)
+    exported(built)
+    assert cortex_data(Built(root, {**built.env, "CORTEX_NOW": "2026-11-29T12:00:00Z"}), "search", "the")[0] == 0
+    rows = {kind.files.__name__: kind.name for kind in KINDS}
+    claimed: dict[Path, list[str]] = {}
+    for files in (cursors, memos, config_verdicts, corpus_verdicts, content_memos, export_cursors, search_db,
+                  builder_lock):
+        assert files.__name__ in rows, f"{files.__name__} picks derived files but no row tampers with them"
+        for path in files(built).values():
+            claimed.setdefault(path, []).append(rows[files.__name__])
+    side = set(sqlite_leftovers(Built(root, built.env)))
+    found = {path for path in Path(built.env["CORTEX_CACHE_DIR"]).rglob("*") if path.is_file() and path not in side}
+    assert found == set(claimed), f"unclaimed: {sorted(found - set(claimed))}"
+    assert all(len(names) == 1 for names in claimed.values()), claimed
+    assert {name for names in claimed.values() for name in names} == {  # each row's files were made here
+        "audit-cursors", "tail-stamp-memos", "reviewer-config-verdict", "corpus-load-memo", "hot-content-memo",
+        "otlp-export-cursors", "search-cache", "search-builder-lock"}
+    assert len(export_cursors(built)) == 6  # three logs, for each of the two destinations (--otlp, otlp-json)

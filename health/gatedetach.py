@@ -51,18 +51,9 @@ def detach(argv: Sequence[str], environ: Mapping[str, str], options: Options, ti
 
 def _lock(folder: str) -> int | None:
     """An exclusive flock on the publish folder (opened only to lock it), or None when it is held or cannot be taken."""
-    import fcntl
+    from cortex.core.flocks import try_exclusive
 
-    try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    return try_exclusive(folder, os.O_RDONLY | os.O_DIRECTORY)
 
 
 def _detached(judge: Callable, argv: Sequence[str], environ: Mapping[str, str], options: Options, timeout: float,

@@ -30,7 +30,7 @@ ALLOWED = {
     ("cortex/core/durable.py", "append_line"): "appends one line (non-blocking, no symlink, regular files only)",
     ("cortex/core/durable.py", "fsync_dir"): "a folder opened only to fsync it, never read",
     ("collectors/exportcursors.py", "Staging.__init__"): "the cursor folder opened only to flock it, never read",
-    ("cortex/searchcache/builder.py", "take_lock"): "creates the builder's lock file only to flock it, never read",
+    ("cortex/core/flocks.py", "try_exclusive"): "a lock file or folder opened only to flock it, never read",
     ("cortex/searchcache/builder.py", "_child"): "os.devnull as the detached builder's standard streams",
     # sqlite opens a database by name, never through our fd: both callers first open or probe it and its
     # side files (-wal, -shm, -journal) as safeio does (no symlink, non-blocking, regular files only)
@@ -44,7 +44,6 @@ ALLOWED = {
     ("cortex/cli.py", "main"): "os.devnull as stdout after a closed pipe",
     ("health/cli.py", "_silence_stdout"): "os.devnull as stdout after a closed pipe",
     ("health/gatechild.py", "_child"): "os.devnull as the child's stdin, and text wrappers over fds 1 and 2",
-    ("health/gatedetach.py", "_lock"): "the publish folder opened only to flock it, never read",
     ("health/gatedetach.py", "_detached"): "os.devnull as the detached check's standard streams",
     ("collectors/probe/verdicts.py", "settled"): "the copy's publish folder opened only to wait on the gate's flock, never read",
     ("health/serve.py", "check_once"): "os.devnull as a sink for the check's output",

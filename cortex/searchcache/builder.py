@@ -46,19 +46,9 @@ def submit(job: BuildJob, deferred: list | None = None) -> None:
 def take_lock(db_path: str) -> int | None:
     """The builder lock of one cache (a descriptor holding an exclusive flock), or None when it is held
     or cannot be taken (then nobody builds in this call: the cache is a hint)."""
-    import fcntl
+    from cortex.core.flocks import try_exclusive
 
-    try:
-        fd = os.open(db_path + LOCK_SUFFIX, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK,
-                     0o600)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
+    return try_exclusive(db_path + LOCK_SUFFIX, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK)
 
 
 def run_deferred(jobs: list[BuildJob]) -> bool:

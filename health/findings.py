@@ -1,4 +1,5 @@
-"""Evaluate stage: small constructors shared by the rules in health.rules.
+"""Evaluate stage: small helpers shared by the rules in health.rules (a finding itself is made by its catalogue
+entry: `PROBLEM.at(...)`, health.catalogue).
 
 `detail` conventions: `measured`, `threshold` and `unit` (ms | bytes | count) let reporters
 print "measured vs threshold" without knowing each rule.
@@ -6,27 +7,9 @@ print "measured vs threshold" without knowing each rule.
 from __future__ import annotations
 
 
-from health.model import Finding, Severity
-
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
     from typing import Any
-
-
-def _clean(detail: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in detail.items() if value is not None}
-
-
-def ok(id: str, message: str, **detail: Any) -> Finding:
-    return Finding(id, Severity.OK, message, _clean(detail))
-
-
-def warn(id: str, message: str, **detail: Any) -> Finding:
-    return Finding(id, Severity.WARN, message, _clean(detail))
-
-
-def critical(id: str, message: str, **detail: Any) -> Finding:
-    return Finding(id, Severity.CRITICAL, message, _clean(detail))
 
 
 def line_list(malformed: tuple, total: int) -> str:

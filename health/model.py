@@ -44,10 +44,12 @@ class Overall(str, enum.Enum):
 _OVERALL_RANK = {Overall.OK: 0, Overall.WARN: 1, Overall.CRITICAL: 2, Overall.UNKNOWN: 3}
 
 
-class Finding(namedtuple("Finding", "id severity message detail", defaults=(MappingProxyType({}),))):
+class Finding(namedtuple("Finding", "id severity message detail entry", defaults=(MappingProxyType({}), None))):
     """One check's result. `detail` may carry `measured`, `threshold` and `unit` for reporters.
 
-    id, message: str; severity: Severity; detail: Mapping[str, Any] (an empty read-only one by default).
+    id, message: str; severity: Severity; detail: Mapping[str, Any] (an empty read-only one by default); entry:
+    health.catalogue.Match | None (its catalogue entry, carried from the Problem or Ok that reported it; None for
+    an id made by hand, which no report joins to the catalogue).
     """
 
     __slots__ = ()

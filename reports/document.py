@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from collectors.evidence import as_json
 from cortex import __version__ as RELEASE
 from cortex.core.timestamps import iso_from_ms
 from thresholds.clock import Clock
-from health.model import Assessment, Overall, Severity, as_json
 from reports.report import SCHEMA_ID, Counts, Finding, Passed, Report, Threshold, frozen
+from reports.vocabulary import Assessment, Overall, Severity
 from thresholds.sources import EffectiveThresholds
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations

@@ -1,7 +1,8 @@
 """Every id and severity is written once, in its catalogue module: the rules report a declared Problem or Ok.
 
-The rules (and the evaluator, which reports collector errors) are read with ast: no string that
-is a finding id (or the head of a templated one), no severity literal, no Finding made by hand.
+The rules (and the evaluator, health.run and the OTLP export, which report the run's outcomes)
+are read with ast: no string that is a finding id (or the head of a templated one), no
+severity literal, no Finding made by hand.
 A live finding carries the entry of the Problem or Ok that reported it, the same one the lookup
 finds for its id (so a report and its stored line render alike).
 """
@@ -18,7 +19,9 @@ from health.catalogue import CRITICAL, WARN, Check, Ok, Problem, checks_of
 from health.catalogue.find import known_ids, lookup
 from tests.health_support import REPO
 
-EMITTERS = sorted((REPO / "health" / "rules").rglob("*.py")) + [REPO / "health" / "evaluate.py"]
+# the rules, and what reports the run's outcomes (collector errors; publication; the OTLP export)
+EMITTERS = sorted((REPO / "health" / "rules").rglob("*.py")) + [REPO / "health" / name for name in (
+    "evaluate.py", "run.py", "otel/export.py")]
 SEVERITIES = {"warn", "critical"}
 CONSTRUCTORS = {"ok", "warn", "critical", "Finding", "Severity"}
 

@@ -167,12 +167,12 @@ LAYOUTS: dict[str, tuple[CheckRow, ...]] = {"lifeos": CHECKS, "dense-context": D
 PROBE = (probe_row(),)  # added to the LifeOS list when the probe is asked for (health.inputs)
 EVERY_LAYOUT = CHECKS + DENSE_CONTEXT + PROBE  # what --only/--skip, explain and --list-checks know
 
-INPUTS = Rule(None, run_inputs.judge)  # thresholds, config and clock: judged before any evidence
+INPUTS = Rule(None, run_inputs.judge, run_entries.INPUTS)  # thresholds, config and clock: judged before any evidence
 
 
 def rules(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Rule, ...]:
     """What the evaluator applies, in report order."""
-    return (INPUTS,) + tuple(Rule(item.name, item.judge) for item in checks)
+    return (INPUTS,) + tuple(Rule(item.name, item.judge, item.entries) for item in checks)
 
 
 def collectors(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Collector, ...]:

@@ -7,10 +7,11 @@ instead of being judged, and evidence that no rule judges becomes
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from thresholds.clock import Clock
-from health.findings import critical
+from health.catalogue import Check
+from health.catalogue.run import COLLECTOR_ERROR, EVIDENCE_UNJUDGED, OUTCOMES
 from health.model import Assessment, CollectorFailure, CollectorSkipped, Finding
 from health.rules import Context, Rule
 from thresholds.sources import EffectiveThresholds
@@ -20,19 +21,30 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def collector_error_id(collector: str) -> str:
-    return f"{collector.replace('_', '-')}-collector-error"
-
-
 def collector_error(collector: str, error: str) -> Finding:
-    return critical(collector_error_id(collector), f"The {collector} collector failed: {error}",
-                    collector=collector, error=error)
+    return outcome(COLLECTOR_ERROR.at(collector.replace("_", "-"), message=f"The {collector} collector failed: "
+                                      f"{error}", collector=collector, error=error))
 
 
 def unjudged(collector: str) -> Finding:
-    return critical(f"{collector.replace('_', '-')}-evidence-unjudged",
-                    f"The {collector} collector's evidence is judged by no rule, so nothing vouches for it.",
-                    collector=collector)
+    return outcome(EVIDENCE_UNJUDGED.at(collector.replace("_", "-"), message=f"The {collector} collector's evidence "
+                                        "is judged by no rule, so nothing vouches for it.", collector=collector))
+
+
+def placed(findings: Iterable[Finding], collector: str | None, checks: Sequence[Check]) -> Iterator[Finding]:
+    """Findings with their entries placed in the check list: each names the listed check (every id of it) and the
+    collector whose evidence it judged, as its row says (a catalogue module declares its checks bare: key and
+    summary; the row that lists them knows the collector)."""
+    listed = {check.key: check._replace(collector=collector) for check in checks}
+    for finding in findings:
+        entry = finding.entry
+        check = listed.get(entry.check.key) if entry is not None else None
+        yield finding if check is None else finding._replace(entry=entry._replace(check=check))
+
+
+def outcome(finding: Finding) -> Finding:
+    """A finding about the run's outcome (a collector error, publication, the gate's deadline), placed."""
+    return next(placed((finding,), None, OUTCOMES))
 
 
 def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock: Clock,
@@ -42,7 +54,7 @@ def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock
     judged: set[str] = set()
     for rule in rules:
         if rule.collector is None:
-            findings.extend(rule.judge(None, context))
+            findings.extend(placed(rule.judge(None, context), None, rule.checks))
             continue
         judged.add(rule.collector)
         item = evidence.get(rule.collector)
@@ -53,7 +65,7 @@ def evaluate(evidence: Mapping[str, Any], thresholds: EffectiveThresholds, clock
         elif isinstance(item, CollectorFailure):
             findings.append(collector_error(rule.collector, item.error))
         else:
-            findings.extend(rule.judge(item, context))
+            findings.extend(placed(rule.judge(item, context), rule.collector, rule.checks))
     for name, item in evidence.items():  # evidence no rule judged must not pass silently
         if name in judged or isinstance(item, CollectorSkipped):
             continue

@@ -1,32 +1,16 @@
-"""Evaluate stage: small constructors shared by the rules in health.rules.
+"""Evaluate stage: small helpers shared by the rules in health.rules (a finding itself is made by its catalogue
+entry: `PROBLEM.at(...)`, health.catalogue).
 
 `detail` conventions: `measured`, `threshold` and `unit` (ms | bytes | count) let reporters
 print "measured vs threshold" without knowing each rule.
 """
 from __future__ import annotations
 
-
-from health.model import Finding, Severity
+from reports.vocabulary import human_ms  # noqa: F401 - re-exported for the rules: messages and tables agree
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
     from typing import Any
-
-
-def _clean(detail: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in detail.items() if value is not None}
-
-
-def ok(id: str, message: str, **detail: Any) -> Finding:
-    return Finding(id, Severity.OK, message, _clean(detail))
-
-
-def warn(id: str, message: str, **detail: Any) -> Finding:
-    return Finding(id, Severity.WARN, message, _clean(detail))
-
-
-def critical(id: str, message: str, **detail: Any) -> Finding:
-    return Finding(id, Severity.CRITICAL, message, _clean(detail))
 
 
 def line_list(malformed: tuple, total: int) -> str:
@@ -41,10 +25,3 @@ def line_list(malformed: tuple, total: int) -> str:
 
 def malformed_detail(malformed: tuple, total: int) -> dict[str, Any]:
     return {"lines": [{"line": m.line, "reason": m.reason} for m in malformed], "malformed_total": total}
-
-
-def human_ms(ms: float) -> str:
-    for size, unit in ((86_400_000, "d"), (3_600_000, "h"), (60_000, "min"), (1000, "s")):
-        if abs(ms) >= size:
-            return f"{ms / size:.1f} {unit}"
-    return f"{ms:.0f} ms"

@@ -31,24 +31,24 @@ class GateFailure(CortexError):
 
 def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:
     """Publish (as the check would) a report whose one finding is the missed deadline."""
-    from health.findings import warn
+    from health.catalogue.run import HEALTH_CHECK_DEADLINE_EXCEEDED
+    from health.evaluate import outcome
     from health.inputs import resolve_inputs, resolve_layout, resolve_thresholds
     from health.layouts import LayoutError
     from health.model import Assessment
     from health.run import Audit, publish
     from thresholds.clock import resolve_clock
 
-    finding = warn("health-check-deadline-exceeded",
-                   f"The health check did not finish within the gate's {timeout:g} s deadline and was stopped; "
-                   "no evidence was judged in this run.", measured=round(elapsed_ms), threshold=timeout * 1000,
-                   unit="ms")
+    finding = HEALTH_CHECK_DEADLINE_EXCEEDED.at(
+        message=f"The health check did not finish within the gate's {timeout:g} s deadline and was stopped; no "
+        "evidence was judged in this run.", measured=round(elapsed_ms), threshold=timeout * 1000, unit="ms")
     try:  # publish where the check itself would have (a Dense Context tree logs beside context/)
         inputs = resolve_inputs(options, environ)
         layout, clock, thresholds = inputs.layout, inputs.clock, inputs.thresholds
     except LayoutError:
         layout, thresholds = resolve_layout(options, environ), resolve_thresholds(options, environ, "lifeos")
         clock = resolve_clock(options.now, environ)
-    audit = Audit(layout, clock, thresholds, {}, Assessment((finding,)), elapsed_ms)
+    audit = Audit(layout, clock, thresholds, {}, Assessment((outcome(finding),)), elapsed_ms)
     return publish(audit, options).document()  # the same shape as a child's printed report
 
 
@@ -57,7 +57,7 @@ def failure_of(document: Mapping[str, Any], elapsed_ms: float, timeout: float) -
     if document.get("overall") == "unknown":
         return GateFailure("audit_failed", str(document.get("reason") or "the check could not run"))
     for finding in document.get("findings") or ():
-        if finding.get("id") == "health-check-deadline-exceeded":
+        if finding.get("id") == "health-check-deadline-exceeded":  # a printed report: its stored id
             return GateFailure("deadline_exceeded", f"the check did not finish within {timeout:g} s "
                                f"({round(elapsed_ms)} ms)")
         if finding.get("id") == "health-log-append-failed":

@@ -14,8 +14,10 @@ from collections.abc import Callable, Mapping
 
 from collectors.runner import collect_all
 from health.checks import CheckRow, collectors, names, rules
-from health.evaluate import evaluate
-from health.findings import critical, warn
+from health.evaluate import evaluate, outcome
+from health.catalogue import Problem
+from health.catalogue.run import (HEALTH_LOG_APPEND_FAILED, PROMETHEUS_TEXTFILE_REFUSED,
+                                  PROMETHEUS_TEXTFILE_WRITE_FAILED, REPORT_PATH_REFUSED, REPORT_WRITE_FAILED)
 from health.inputs import resolve_inputs, root_of
 from health.layouts import LayoutError
 from health.model import Assessment, Finding
@@ -94,34 +96,34 @@ def publish(run: Audit, options: Options, environ: Mapping[str, str] | None = No
     if options.report_path is not None:
         run, report = write_copy_or_finding(run, report, options.report_path,
                                             lambda value: report_json(value.document()) + "\n", "Report",
-                                            "report-path-refused", "report-write-failed")
+                                            REPORT_PATH_REFUSED, REPORT_WRITE_FAILED)
     if options.prometheus_textfile is not None:
         run, report = write_copy_or_finding(run, report, options.prometheus_textfile, prometheus_text,
-                                            "Prometheus textfile", "prometheus-textfile-refused",
-                                            "prometheus-textfile-write-failed")
+                                            "Prometheus textfile", PROMETHEUS_TEXTFILE_REFUSED,
+                                            PROMETHEUS_TEXTFILE_WRITE_FAILED)
     if options.otlp:
         run, report = otlp_export(run, report, os.environ if environ is None else environ, stderr)
     if not options.no_write:
         failure = append_line(run.layout, report_json(report.document()))
         if failure:
-            run = with_finding(run, warn("health-log-append-failed",
-                                         f"Report not appended to the health log: {failure}.",
-                                         path=run.layout.health_log, reason=failure))
+            run = with_finding(run, HEALTH_LOG_APPEND_FAILED.at(
+                message=f"Report not appended to the health log: {failure}.", path=run.layout.health_log,
+                reason=failure))
             report = run.report()
     return report
 
 
 def write_copy_or_finding(run: Audit, report: Report, path: str, render: Callable[[Report], str], what: str,
-                          refused_id: str, failed_id: str) -> tuple[Audit, Report]:
+                          refused_problem: Problem, failed_problem: Problem) -> tuple[Audit, Report]:
     """One requested copy of the report; a refused path or a failed write becomes a critical finding."""
     from health.publish import write_copy
 
     refused, failed = write_copy(path, run.layout, lambda: render(report))
     if refused:
-        run = with_finding(run, critical(refused_id, f"{what} not written: {refused}; nothing was overwritten.",
-                                         path=path, reason=refused))
+        run = with_finding(run, refused_problem.at(message=f"{what} not written: {refused}; nothing was overwritten.",
+                                                   path=path, reason=refused))
     elif failed:
-        run = with_finding(run, critical(failed_id, f"{what} not written: {failed}.", path=path, reason=failed))
+        run = with_finding(run, failed_problem.at(message=f"{what} not written: {failed}.", path=path, reason=failed))
     return run, (run.report() if refused or failed else report)
 
 
@@ -141,7 +143,7 @@ def otlp_export(run: Audit, report: Report, environ: Mapping[str, str], stderr: 
 
 
 def with_finding(run: Audit, finding: Finding) -> Audit:
-    return run._replace(extra=run.extra + (finding,))
+    return run._replace(extra=run.extra + (outcome(finding),))
 
 
 def prometheus_text(report: Report) -> str:

@@ -138,7 +138,7 @@ def status(argv: list[str], environ) -> str:
     max_age = duration_ms(str(options["--max-age"]), "--max-age") if "--max-age" in options else DEFAULT_MAX_AGE_MS
     supplied = supplied_now(options.get("--now"), environ)  # the check's own rule (thresholds.clock)
     if supplied is not None and supplied[2] is None and not options.get("--refresh"):  # a refresh reports it itself
-        return line(from_document(CLOCK_INVALID, catalogue=False), ascii=ascii_marks, prefix=prefix)
+        return line(from_document(CLOCK_INVALID), ascii=ascii_marks, prefix=prefix)
     now = supplied[2] if supplied is not None and supplied[2] is not None else wall_clock_ms()
     root = resolve_root(options.get("--root"), environ)
     if not os.path.isdir(root):  # a typo in --root is not "no health run"
@@ -149,7 +149,7 @@ def status(argv: list[str], environ) -> str:
         from reports.healthlog import newest_report
 
         document, problem = newest_report(health_log_path(root))
-    report = None if document is None else from_document(document, catalogue=False)
+    report = None if document is None else from_document(document)
     age = None if report is None or report.now_ms is None else now - report.now_ms
     return line(report, age_ms=age, max_age_ms=max_age, ascii=ascii_marks, prefix=prefix, problem=problem)
 

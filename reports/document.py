@@ -1,19 +1,21 @@
 """Report stage: assemble a run's typed report (reports.report.Report). Called by health.run and health.cli (exit 3).
 
-Stdlib only. Each finding and passed id is joined to its catalogue entry here, once, so no
-format looks the catalogue up; `Report.document()` is the shape reports.schema.HealthReport
-validates and publishes.
+Stdlib only. Each finding and passed id already carries its catalogue entry (from the Problem
+or Ok that reported it, health.catalogue): copied here, never looked up, so no format looks
+the catalogue up; `Report.document()` is the shape reports.schema.HealthReport validates and
+publishes.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from collectors.evidence import as_json
 from cortex import __version__ as RELEASE
 from cortex.core.timestamps import iso_from_ms
 from thresholds.clock import Clock
-from health.model import Assessment, Overall, Severity, as_json
 from reports.report import SCHEMA_ID, Counts, Finding, Passed, Report, Threshold, frozen
+from reports.vocabulary import Assessment, Overall, Severity
 from thresholds.sources import EffectiveThresholds
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
@@ -30,8 +32,6 @@ def threshold_rows(thresholds: EffectiveThresholds) -> tuple[Threshold, ...]:
 
 def build_report(*, assessment: Assessment, evidence: Mapping[str, Any], thresholds: EffectiveThresholds,
                  clock: Clock, root: str, duration_ms: float) -> Report:
-    from health.catalogue.find import lookup  # not at import: the exit-3 path (unknown_report) stays lean
-
     return Report(
         ts=iso_from_ms(clock.now_ms),
         now_ms=clock.now_ms,
@@ -39,9 +39,9 @@ def build_report(*, assessment: Assessment, evidence: Mapping[str, Any], thresho
         counts=Counts(**assessment.counts()),
         thresholds=threshold_rows(thresholds),
         evidence=MappingProxyType({name: frozen(as_json(item)) for name, item in evidence.items()}),
-        findings=tuple(Finding(f.id, f.severity.value, f.message, frozen(as_json(f.detail)), lookup(f.id))
+        findings=tuple(Finding(f.id, f.severity.value, f.message, frozen(as_json(f.detail)), f.entry)
                        for f in assessment.findings if f.severity is not Severity.OK),
-        passed=tuple(Passed(f.id, lookup(f.id)) for f in assessment.findings if f.severity is Severity.OK),
+        passed=tuple(Passed(f.id, f.entry) for f in assessment.findings if f.severity is Severity.OK),
         root=root,
         duration_ms=round(duration_ms, 3),
         reason=None,

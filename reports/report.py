@@ -5,10 +5,10 @@ health.cli, the status line and the dashboard. A run builds it once (health.run)
 the same value to every format, to publication and to the CLI; a report read back from
 memory-health.jsonl (the status line, the dashboard) or printed by a child check goes
 through from_document, the one function that turns plain report data into this value.
-Every finding and every passed id is already joined to its catalogue entry (a
-health.catalogue.Match: check key and summary, meaning, causes, fix, the threshold it
-compares with, its collector), the time is kept as integer milliseconds (`now_ms`) beside
-the ISO `ts`, and the one severity order is reports.severity.
+Every finding and every passed id is already joined to its catalogue entry (the catalogue's
+Match, which reports/ carries and reads but never imports: check key and summary, meaning,
+causes, fix, the threshold it compares with, its collector), the time is kept as integer
+milliseconds (`now_ms`) beside the ISO `ts`, and the one severity order is reports.severity.
 
 Immutable all the way down: records are named tuples, mappings read-only views
 (types.MappingProxyType) and lists tuples, so no format can change what the next one or the
@@ -26,9 +26,8 @@ from types import MappingProxyType
 TYPE_CHECKING = False  # typing costs the status line milliseconds
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from collections.abc import Callable
     from typing import Any
-
-    from health.catalogue import Match
 
 SCHEMA_ID = "cortex-health/v1"
 
@@ -147,19 +146,16 @@ class Report(namedtuple("Report", _FIELDS, defaults=(None,))):
         }
 
 
-def from_document(document: Mapping[str, Any], *, catalogue: bool = True) -> Report:
+def from_document(document: Mapping[str, Any], *, lookup: Callable[[str], Any] | None = None) -> Report:
     """The typed report of plain report data: a published line, a child check's JSON, a test's document.
 
     Absent keys take their empty value, so partial documents render as they always did.
-    `catalogue=False` (the status line) leaves every entry None and never loads the catalogue.
+    `lookup` joins each id to its catalogue entry (health.catalogue.find.lookup, passed in by the caller
+    so reports/ imports nothing from health/); without it (the status line) every entry is None and
+    the catalogue is never loaded.
     """
     from cortex.core.timestamps import parse_timestamp_ms
 
-    if catalogue:
-        from health.catalogue.find import lookup
-    else:
-        def lookup(_finding_id: str) -> None:
-            return None
     counts = document.get("counts") or {}
     thresholds = document.get("thresholds") or {}
     return Report(
@@ -186,5 +182,6 @@ def _threshold(name: str, entry: Any) -> Threshold:
     return Threshold(name, entry.get("value"), entry.get("source"), entry.get("origin"), entry.get("unit"))
 
 
-def _entry(lookup, finding_id: Any) -> Match | None:
-    return lookup(finding_id) if isinstance(finding_id, str) else None
+def _entry(lookup: Callable[[str], Any] | None, finding_id: Any) -> Any:
+    """The catalogue Match of `finding_id`, or None."""
+    return lookup(finding_id) if lookup is not None and isinstance(finding_id, str) else None

@@ -1,14 +1,14 @@
 """Report stage: the one severity order of the formats. Used by the text, nagios, github, prometheus formats, the dashboard.
 
 Formats keep their own words (Nagios' WARNING, health+json's fail, the status line's icons);
-the order and the numbers come from health.model so no format keeps a private rank map.
+the order and the numbers come from reports.vocabulary so no format keeps a private rank map.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from health.model import Overall
 from reports.report import Finding
+from reports.vocabulary import Overall
 
 
 def rank(severity: object) -> int:

@@ -1,14 +1,14 @@
 """Report stage: human units for measured values and thresholds (ms, bytes, count).
 
 Used by the text format, the verbose hints and `cortex-health explain`. Stdlib only;
-human_ms is the rules' own (health.findings), so messages and tables agree.
+human_ms is the rules' own (reports.vocabulary), so messages and tables agree.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from health.findings import human_ms
 from reports.report import finite_number
+from reports.vocabulary import human_ms
 
 __all__ = ["human_bytes", "human_ms", "human_value", "threshold_value"]
 

@@ -16,6 +16,7 @@ from health.model import Assessment, CollectorFailure, Finding, Overall, Severit
 from health.rules import Rule
 from thresholds.sources import resolve
 from reports.formats import load, names
+from health.catalogue.find import lookup
 from reports.report import from_document
 from tests.health_support import DEMO, NOW, REPO, clean_env, copy_demo
 
@@ -94,7 +95,7 @@ def test_every_format_renders_every_overall():
                                          cwd=REPO).stdout)
     for name in names():
         out = io.StringIO()
-        load(name).render(from_document(document), out, tty=False)
+        load(name).render(from_document(document, lookup=lookup), out, tty=False)
         assert out.getvalue().strip(), name
 
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from reports.formats import text
+from health.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import copy_demo, run_cli
@@ -20,7 +21,7 @@ def test_text_report_matches_golden(tmp_path):
     result = run_cli("--threshold", "proposal_backlog=1", root=root)
     document = result.report | {"root": "/home/ana/.claude"}
     out = io.StringIO()
-    text.render(from_document(document), out, tty=False)
+    text.render(from_document(document, lookup=lookup), out, tty=False)
     if os.environ.get("UPDATE_GOLDEN") == "1":
         GOLDEN.write_text(out.getvalue())
     assert out.getvalue() == GOLDEN.read_text()
@@ -32,7 +33,7 @@ def test_messages_with_brackets_are_not_markup():
                               "detail": {"measured": 2048, "threshold": 1024, "unit": "bytes"}}],
                 "ok_summary": [], "reason": None}
     out = io.StringIO()
-    text.render(from_document(document), out, tty=False)
+    text.render(from_document(document, lookup=lookup), out, tty=False)
     assert "keys [bold]ts[/bold] ['a']" in out.getvalue() and "2.0 KiB" in out.getvalue()
 
 
@@ -58,7 +59,8 @@ def test_text_at_80_and_120_columns_keeps_ids_whole_and_wraps_with_a_hanging_ind
     ids = [item["id"] for item in document["findings"]] + document["ok_summary"]
     for width in (80, 120):
         out = io.StringIO()
-        text.render(from_document(document), out, tty=False, verbose=True, environ={"COLUMNS": str(width)})
+        text.render(from_document(document, lookup=lookup), out, tty=False, verbose=True,
+                    environ={"COLUMNS": str(width)})
         rendered = out.getvalue()
         _ids_whole(rendered, ids)
         _lines_fit(rendered, width)
@@ -68,7 +70,7 @@ def test_text_at_80_and_120_columns_keeps_ids_whole_and_wraps_with_a_hanging_ind
         follow = rendered.splitlines()[fix_line + 1]
         assert follow == "" or follow.startswith(" " * 13)  # the fix wraps under its own text
     narrow = io.StringIO()
-    text.render(from_document(document), narrow, tty=False, environ={"COLUMNS": "80"})
+    text.render(from_document(document, lookup=lookup), narrow, tty=False, environ={"COLUMNS": "80"})
     assert "Threshold" not in narrow.getvalue() or "┃" in narrow.getvalue()
     assert "CRITICAL reviewer-latest-failed\n" in narrow.getvalue()  # the list layout: the id on its own line
 
@@ -78,8 +80,8 @@ def test_narrow_tables_drop_empty_columns(tmp_path):
                 "findings": [{"id": "state-corrupt", "severity": "critical", "message": "bad json", "detail": {}}],
                 "ok_summary": [], "evidence": {}}
     narrow, wide = io.StringIO(), io.StringIO()
-    text.render(from_document(document), narrow, tty=False, environ={"COLUMNS": "80"})
-    text.render(from_document(document), wide, tty=False, environ={"COLUMNS": "120"})
+    text.render(from_document(document, lookup=lookup), narrow, tty=False, environ={"COLUMNS": "80"})
+    text.render(from_document(document, lookup=lookup), wide, tty=False, environ={"COLUMNS": "120"})
     assert "Measured" not in narrow.getvalue() and "state-corrupt" in narrow.getvalue()
     assert "Measured" in wide.getvalue()
 

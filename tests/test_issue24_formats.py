@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from reports.formats import load, names
+from health.catalogue.find import lookup
 from reports.report import from_document
 from tests import hot_content_scenarios as hc
 from tests.health_support import NOW, REPO
@@ -39,7 +40,7 @@ def document(tmp_path_factory):
 @pytest.mark.parametrize("name", [name for name in names() if name != "statusline"])
 def test_every_new_id_shows_in_every_format(document, name):
     out = io.StringIO()
-    load(name).render(from_document(document), out, tty=False, verbose=True, environ={})
+    load(name).render(from_document(document, lookup=lookup), out, tty=False, verbose=True, environ={})
     text = out.getvalue()
     for finding_id in IDS:
         assert finding_id in text or finding_id.replace(":", "%3A") in text, (name, finding_id)
@@ -47,6 +48,6 @@ def test_every_new_id_shows_in_every_format(document, name):
 
 def test_the_status_line_counts_them(document):
     out = io.StringIO()
-    load("statusline").render(from_document(document), out, tty=False, environ={})
+    load("statusline").render(from_document(document, lookup=lookup), out, tty=False, environ={})
     # the line counts the problems and names the first critical id only
     assert out.getvalue().startswith(f"mem ✖ crit {len(document['findings'])} · ")

@@ -261,6 +261,7 @@ def test_every_format_renders_the_new_ids(tmp_path):
     import io
 
     from reports.formats import load, names
+    from health.catalogue.find import lookup
     from reports.report import from_document
     from tests.ops_support import audit_document
 
@@ -275,7 +276,7 @@ def test_every_format_renders_the_new_ids(tmp_path):
     assert {"settings-hook-absent:cortex recall", "hook-command-missing:Stop:/nowhere/cortex", "delta-surface-dead"} <= ids
     for name in names():
         out = io.StringIO()
-        load(name).render(from_document(document), out, tty=False, verbose=True, environ={})
+        load(name).render(from_document(document, lookup=lookup), out, tty=False, verbose=True, environ={})
         text = out.getvalue()
         assert text.strip(), name
         if name not in ("statusline", "prometheus", "nagios"):  # those summarise: worst id or counts only

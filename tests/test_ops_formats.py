@@ -14,6 +14,7 @@ import pytest
 from reports.formats import FORMAT_MODULES, load, names
 from reports.formats.github import annotations, escape_data, escape_property, summary_markdown
 from reports.formats.nagios import MAX_FIRST_LINE
+from health.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import NOW, REPO, clean_env, copy_demo
@@ -29,7 +30,7 @@ def docs(tmp_path_factory) -> dict[str, dict]:
 
 def render(name: str, document: dict, **context) -> str:
     out = io.StringIO()
-    load(name).render(from_document(document), out, tty=False, **context)
+    load(name).render(from_document(document, lookup=lookup), out, tty=False, **context)
     return out.getvalue()
 
 
@@ -168,7 +169,7 @@ def test_github_annotations_are_worst_first_escaped_and_within_the_step_limit(do
     base = document["findings"][0]
     document["findings"] = ([dict(base, id=f"crit-{i}", message=f"line one\nline {i}") for i in range(12)]
                             + [dict(base, id="w-1", severity="warn", message="100% sure, really")])
-    lines = annotations(from_document(document))
+    lines = annotations(from_document(document, lookup=lookup))
     errors = [line for line in lines if line.startswith("::error ")]
     assert len(errors) == 10 and errors[-1].endswith("3 more critical findings: see the job summary or run "
                                                      "cortex-health -v")
@@ -190,7 +191,8 @@ def test_github_summary_is_appended_as_markdown(docs, tmp_path):
 def test_github_summary_escapes_table_cells(docs):
     document = json.loads(json.dumps(docs["critical"]))
     document["findings"][0]["message"] = "a|b <script>\nc"
-    row = next(line for line in summary_markdown(from_document(document)).splitlines() if "a\\|b" in line)
+    markdown = summary_markdown(from_document(document, lookup=lookup))
+    row = next(line for line in markdown.splitlines() if "a\\|b" in line)
     assert "&lt;script&gt; c" in row and row.count(" | ") == 4
 
 

@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from reports.formats import load
+from health.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import NOW, copy_demo, memory
@@ -27,7 +28,7 @@ def docs(tmp_path_factory) -> dict[str, dict]:
 
 def exposition(document: dict) -> str:
     out = io.StringIO()
-    load("prometheus").render(from_document(document), out, tty=False)
+    load("prometheus").render(from_document(document, lookup=lookup), out, tty=False)
     return out.getvalue()
 
 

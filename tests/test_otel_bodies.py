@@ -11,6 +11,7 @@ from health.otel.config import DEFAULT_TIMEOUT_MS, endpoint, headers, refusal, s
 from reports.formats import load
 from reports.otlp.encode import any_value, nanos, random_id
 from reports.otlp.resource import AttributesError, key_values, resource_attributes, store_id
+from health.catalogue.find import lookup
 from reports.report import from_document
 from tests.health_support import NOW_MS
 from tests.ops_support import documents
@@ -24,7 +25,7 @@ def docs(tmp_path_factory) -> dict[str, dict]:
 
 def lines(document: dict, environ: dict | None = None) -> list[str]:
     out = io.StringIO()
-    load("otlp-json").render(from_document(document), out, tty=False, environ=environ or {})
+    load("otlp-json").render(from_document(document, lookup=lookup), out, tty=False, environ=environ or {})
     return out.getvalue().splitlines()
 
 
@@ -32,7 +33,7 @@ def textfile_samples(document: dict) -> dict[tuple[str, tuple], float]:
     from prometheus_client.parser import text_string_to_metric_families
 
     out = io.StringIO()
-    load("prometheus").render(from_document(document), out, tty=False)
+    load("prometheus").render(from_document(document, lookup=lookup), out, tty=False)
     return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
             for family in text_string_to_metric_families(out.getvalue()) for sample in family.samples}
 

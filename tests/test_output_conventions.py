@@ -9,6 +9,7 @@ import re
 from reports.formats import load
 from reports.formats.nagios import MAX_FIRST_LINE, NRPE_V2_BYTES
 from reports.measurements import seconds
+from health.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import NOW, copy_demo
@@ -74,7 +75,7 @@ def test_prometheus_severity_of_ids_that_collapse_into_one_label_is_the_worst(tm
     document["findings"] = [finding]
     document["ok_summary"] = ["hook-command-resolved:Stop:/b/bin/cortex", "hook-command-missing:Stop:/b/bin/cortex"]
     out = io.StringIO()
-    load("prometheus").render(from_document(document), out)
+    load("prometheus").render(from_document(document, lookup=lookup), out)
     lines = [line for line in out.getvalue().splitlines() if 'check="hook-command-missing:Stop:cortex"' in line]
     assert lines == ['cortex_health_check_severity{check="hook-command-missing:Stop:cortex",collector="install"} 2']
 

@@ -13,6 +13,7 @@ from hypothesis import given, strategies as st
 
 from reports.document import unknown_report
 from reports.formats import load, names
+from health.catalogue.find import lookup
 from reports.report import Report, frozen, from_document, plain
 from reports.reportjson import report_json
 from tests import health_scenarios as s
@@ -127,7 +128,7 @@ def test_formats_take_the_clock_from_now_ms_not_from_the_text(reports):
 def test_the_stored_document_builds_the_same_value(reports):
     for name, report in reports.items():
         line = report_json(report.document())
-        assert from_document(json.loads(line)) == report, name
+        assert from_document(json.loads(line), lookup=lookup) == report, name
         jsonschema.validate(json.loads(line), json.loads(SCHEMA_FILE.read_text()))
 
 
@@ -136,12 +137,13 @@ def test_every_format_renders_from_the_typed_value_as_from_the_stored_one(report
         for which, report in reports.items():
             out = render(name, report, verbose=True, environ={})
             assert out.strip(), (name, which)
-            assert out == render(name, from_document(report.document()), verbose=True, environ={}), (name, which)
+            again = from_document(report.document(), lookup=lookup)
+            assert out == render(name, again, verbose=True, environ={}), (name, which)
     assert render("json", reports["critical"]) == report_json(reports["critical"].document()) + "\n"
 
 
 def test_the_status_line_builds_without_the_catalogue(reports):
-    report = from_document(reports["critical"].document(), catalogue=False)
+    report = from_document(reports["critical"].document())
     assert all(f.entry is None for f in report.findings) and all(p.entry is None for p in report.passed)
     assert render("statusline", report) == render("statusline", reports["critical"])
 
@@ -216,11 +218,11 @@ def _nodes(value):
     max_size=3))
 def test_a_hand_edited_document_still_becomes_a_report(evidence, ts, findings):
     report = from_document({"ts": ts, "overall": "warn", "evidence": evidence, "findings": findings,
-                            "ok_summary": ["retrieval-fresh"]})
+                            "ok_summary": ["retrieval-fresh"]}, lookup=lookup)
     assert report.now_ms is None or type(report.now_ms) is int
     assert [f.id for f in report.findings] == [f["id"] for f in findings]
     assert report.passed[0].entry is not None
-    assert from_document({"ok_summary": [7]}).passed[0].entry is None  # a non-text id joins nothing
+    assert from_document({"ok_summary": [7]}, lookup=lookup).passed[0].entry is None  # a non-text id joins nothing
     for name in names():
         if name == "json":  # JSON output validates against the published schema, as it always did
             with pytest.raises(ValueError):

@@ -94,6 +94,6 @@ _DOCUMENT = st.fixed_dictionaries({
 @given(document=st.none() | _DOCUMENT, prefix=_TEXT, problem=st.none() | _TEXT,
        age=st.none() | st.integers(-10**9, 10**9), ascii=st.booleans())
 def test_any_line_is_one_printable_line(document, prefix, problem, age, ascii):
-    report = None if document is None else from_document(document, catalogue=False)
+    report = None if document is None else from_document(document)
     text = line(report, age_ms=age, max_age_ms=30 * 60_000, ascii=ascii, prefix=prefix, problem=problem)
     assert text.isprintable() and "\n" not in text

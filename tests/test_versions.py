@@ -61,7 +61,7 @@ def test_a_line_without_a_version_still_reads_and_writes_back_without_one():
     old = {"schema": "cortex-health/v1", "ts": NOW, "overall": "ok", "counts": {"critical": 0, "warn": 0, "ok": 0},
            "thresholds": {}, "evidence": {}, "findings": [], "ok_summary": [], "root": None, "duration_ms": 1.0,
            "reason": None}
-    assert json.loads(report_json(from_document(old, catalogue=False).document())) == old
+    assert json.loads(report_json(from_document(old).document())) == old
 
 
 def test_asking_for_the_version_costs_the_audit_nothing(tmp_path):

@@ -1,4 +1,7 @@
-"""Help data: look a reported id up in the catalogue of the check list. Used by explain, -v and the formats.
+"""Help data: look a reported id up in the catalogue of the check list. Used by explain and for stored lines.
+
+A live run's findings carry their entries (health.catalogue); a report read back from a stored
+line (the history, the dashboard, a child check's printed report) is joined here, by its ids.
 
 Literal ids, `{label}` ids (expanded for every hot-memory label) and templates as
 --list-checks prints them (`markers-corrupt:{label}`, for explain) are found by one dict lookup;
@@ -11,14 +14,11 @@ import re
 from functools import lru_cache
 
 from cortex.layout import HOT_LABELS
-from health.catalogue import Check, Match, Problem
+from health.catalogue import SLOTS, Check, Match, Problem
 from health.checks import catalogue
 
 _Entry = tuple[Check, Problem | None]
-# What each free slot of a template id may stand for; the named part is the finding's label.
-SLOTS = {"file": r"[A-Za-z0-9_][A-Za-z0-9_.-]*", "hook": r"[A-Za-z0-9][A-Za-z0-9_. -]*", "event": r"[A-Za-z]+",
-         "program": r"\S+", "path": r".+", "step": r"[a-z]+(?:-[0-9]+)?"}
-_SLOT = re.compile(r"\{(" + "|".join(SLOTS) + r")\}")
+_SLOT = re.compile(r"\{(" + "|".join(SLOTS) + r")\}")  # the free slots (SLOTS: what each may stand for)
 
 
 def checks() -> tuple[Check, ...]:

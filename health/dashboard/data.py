@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from health.catalogue.find import lookup
 from health.history import History, Run, read_history
 from reports.healthlog import parse_report
 from reports.measurements import measurements
@@ -33,7 +34,8 @@ class Window:
         """(time ms, typed report) of the well-formed runs, oldest first."""
         if self.history is None:
             return []
-        found = [self.typed.get(run.position) or from_document(run.report) for run in self.history.runs if run.report]
+        found = [self.typed.get(run.position) or from_document(run.report, lookup=lookup)
+                 for run in self.history.runs if run.report]
         return [(report.now_ms, report) for report in found]
 
     @property
@@ -69,7 +71,7 @@ class ParsedLines:
             found = (parsed, None)
             if isinstance(parsed, dict):
                 try:
-                    found = (parsed, from_document(parsed))
+                    found = (parsed, from_document(parsed, lookup=lookup))
                 except Exception as error:  # noqa: BLE001 - a shape the reader let through is still a bad line
                     found = (f"not a report this dashboard can show ({type(error).__name__})", None)
             with self._lock:

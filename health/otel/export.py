@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from health.findings import warn
+from health.catalogue.run import OTLP_EXPORT_FAILED
 from health.model import Finding
 from health.otel.config import targets
 from health.otel.transport import Delivery, deliver_all
@@ -25,7 +25,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-FINDING_ID = "otlp-export-failed"
 UNSENDABLE = (400, 413)  # the receiver can never take this request: do not send its spans again
 DESTINATION = "otlp"  # the spans' cursor of every --otlp export of a tree, whatever the endpoint (which may change)
 
@@ -67,7 +66,7 @@ def settle_spans(bodies, traces, deliveries: list[Delivery], notes: list[str]) -
 
 def failed(failures: list[Delivery]) -> Finding:
     what = "; ".join(f"{item.signal} to {item.shown}: {item.failure}" for item in failures)
-    return warn(FINDING_ID, f"OTLP export failed ({what}); the audit itself is unaffected, and memory operations "
-                "not delivered are sent with the next export.",
-                failures=[{"signal": item.signal, "endpoint": item.shown, "status": item.status,
-                           "reason": item.reason} for item in failures])
+    return OTLP_EXPORT_FAILED.at(message=f"OTLP export failed ({what}); the audit itself is unaffected, and memory "
+                                 "operations not delivered are sent with the next export.",
+                                 failures=[{"signal": item.signal, "endpoint": item.shown, "status": item.status,
+                                            "reason": item.reason} for item in failures])

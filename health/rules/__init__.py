@@ -30,7 +30,9 @@ if TYPE_CHECKING:  # a name for annotations only
     Judge = Callable[[Any, Context], Iterable[Finding]]
 
 
-class Rule(namedtuple("Rule", "collector judge")):
-    """collector: str | None (whose evidence it judges; None for the run's own inputs); judge: Judge."""
+class Rule(namedtuple("Rule", "collector judge checks", defaults=((),))):
+    """collector: str | None (whose evidence it judges; None for the run's own inputs); judge: Judge; checks:
+    tuple[Check, ...] (the catalogue entries of its ids, as the check list names them: each finding's entry is
+    placed in them, health.evaluate.placed)."""
 
     __slots__ = ()

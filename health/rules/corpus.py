@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 
 from collectors.corpus import CorpusEvidence
-from health.findings import critical, ok
+from health.catalogue.corpus import CORPUS_INTEGRITY_ERROR, CORPUS_LOADS
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
@@ -30,8 +30,9 @@ def judge(ev: CorpusEvidence, ctx: Context) -> Iterator[Finding]:
     if ev.status is EvidenceStatus.MISSING:
         return  # no memory root: memory-root-missing is the one finding for it
     if ev.status is EvidenceStatus.OK:
-        yield ok("corpus-loads", f"The canonical corpus loads as search and recall load it: {ev.records} "
-                 f"record(s) in {ev.files} file(s).", records=ev.records, files=ev.files, path=ev.memory)
+        yield CORPUS_LOADS.at(
+            message=f"The canonical corpus loads as search and recall load it: {ev.records} "
+            f"record(s) in {ev.files} file(s).", records=ev.records, files=ev.files, path=ev.memory)
         return
     root = os.path.dirname(os.path.dirname(ev.memory))
 
@@ -39,9 +40,9 @@ def judge(ev: CorpusEvidence, ctx: Context) -> Iterator[Finding]:
         relative = os.path.relpath(path, root)
         return path if relative.startswith("..") else relative
 
-    yield critical("corpus-integrity-error",
-                   f"The canonical corpus fails its integrity rules, so `cortex search` exits 4 and `cortex recall` "
-                   f"returns nothing on every prompt (retrieval is dead until it is fixed): {ev.message}"
-                   f"{_place(ev, shown)}.", code=ev.code, reason=ev.message,
-                   file=shown(ev.file) if ev.file else None, line=ev.line, field=ev.field, rule=ev.rule,
-                   path=ev.file or ev.memory)
+    yield CORPUS_INTEGRITY_ERROR.at(
+        message=f"The canonical corpus fails its integrity rules, so `cortex search` exits 4 and `cortex recall` "
+        f"returns nothing on every prompt (retrieval is dead until it is fixed): {ev.message}"
+        f"{_place(ev, shown)}.", code=ev.code, reason=ev.message,
+        file=shown(ev.file) if ev.file else None, line=ev.line, field=ev.field, rule=ev.rule,
+        path=ev.file or ev.memory)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from collectors.hook_failures import HookFailureEvidence, HookRecord
 from cortex.core.timestamps import iso_from_ms
-from health.findings import critical, ok, warn
+from health.catalogue.hook_failures import HOOK_FAILING, HOOK_FAILURES_LOG_INVALID, HOOK_FAILURES_NONE, HOOK_RECOVERED
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
@@ -22,12 +22,13 @@ def judge(ev: HookFailureEvidence, ctx: Context) -> Iterator[Finding]:
     if log.status is EvidenceStatus.UNREADABLE or ev.malformed_total:
         why = log.reason if log.status is EvidenceStatus.UNREADABLE else (
             f"{ev.malformed_total} row(s) not in the hook-failures shape (newest: {ev.malformed[0].reason})")
-        yield warn("hook-failures-log-invalid", f"The hooks' failure log cannot be fully read: {why}; a hook failure "
-                   "may be hidden.", path=log.path, reason=why, malformed_total=ev.malformed_total or None)
+        yield HOOK_FAILURES_LOG_INVALID.at(
+            message=f"The hooks' failure log cannot be fully read: {why}; a hook failure "
+            "may be hidden.", path=log.path, reason=why, malformed_total=ev.malformed_total or None)
     failed = [record for record in ev.hooks if record.failed]
     if not failed:
         if log.status is not EvidenceStatus.UNREADABLE:
-            yield ok("hook-failures-none", "No hook has recorded a failure.", path=log.path)
+            yield HOOK_FAILURES_NONE.at(message="No hook has recorded a failure.", path=log.path)
         return
     for record in failed:
         yield judge_hook(record, log.path, ctx)
@@ -49,10 +50,12 @@ def judge_hook(record: HookRecord, path: str, ctx: Context) -> Finding:
                   failures=record.failures, last_heartbeat=iso_from_ms(beat_ms) if beat_ms is not None else "never",
                   heartbeat_path=beat.file.path, path=path)
     if beat_ms is not None and (record.running or beat_ms > failure.at_ms):
-        return ok(f"hook-recovered:{record.hook}",
-                  f"Hook {record.hook} (`{record.command}`) ran at {detail['last_heartbeat']} after its last failure "
-                  f"at {failure.ts} ({failure.code}).", **detail)
-    return critical(f"hook-failing:{record.hook}",
-                    f"Hook {record.hook} (`{record.command}`) fails: its last run at {failure.ts} could not do its "
-                    f"job and none has succeeded since (last heartbeat {detail['last_heartbeat']}): "
-                    f"{failure.code}: {failure.reason}{_where(failure)}.", **detail)
+        return HOOK_RECOVERED.at(
+            record.hook, message=f"Hook {record.hook} (`{record.command}`) ran at {detail['last_heartbeat']} after "
+            "its last failure "
+            f"at {failure.ts} ({failure.code}).", **detail)
+    return HOOK_FAILING.at(
+        record.hook, message=f"Hook {record.hook} (`{record.command}`) fails: its last run at {failure.ts} could not "
+        "do its "
+        f"job and none has succeeded since (last heartbeat {detail['last_heartbeat']}): "
+        f"{failure.code}: {failure.reason}{_where(failure)}.", **detail)

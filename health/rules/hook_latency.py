@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.hook_latency import HookLatency, HookLatencyEvidence
-from health.findings import human_ms, ok, warn
+from health.catalogue.hook_latency import HOOK_LATENCY_NO_ROWS, HOOK_LATENCY_OK, HOOK_SLOW
+from health.findings import human_ms
 from health.model import Finding
 from health.rules import Context
 
@@ -30,11 +31,13 @@ def judge_hook(item: HookLatency) -> Finding:
     where = dict(measured=item.p95_ms, threshold=limit, unit="ms", samples=item.samples, p50_ms=item.p50_ms,
                  p95_ms=item.p95_ms, max_ms=item.max_ms, timeout_ms=timeout, path=item.log.path)
     if not item.samples:
-        return ok(f"hook-latency-no-rows:{hook}", f"No {hook} row with a duration in the last 24 h (its "
-                  f"{source} is {human_ms(timeout)}).", timeout_ms=timeout, path=item.log.path)
+        return HOOK_LATENCY_NO_ROWS.at(
+            hook, message=f"No {hook} row with a duration in the last 24 h (its "
+            f"{source} is {human_ms(timeout)}).", timeout_ms=timeout, path=item.log.path)
     summary = (f"{hook} p95 {human_ms(item.p95_ms)} (p50 {human_ms(item.p50_ms)}, max {human_ms(item.max_ms)}, "
                f"{item.samples} row{'' if item.samples == 1 else 's'} in the last 24 h)")
     if item.p95_ms > limit:
-        return warn(f"hook-slow:{hook}", f"{summary} is above half its {source} of {human_ms(timeout)}: the agent "
-                    "kills a hook at its timeout and the prompt goes on without it.", **where)
-    return ok(f"hook-latency-ok:{hook}", f"{summary}, within half its {source} of {human_ms(timeout)}.", **where)
+        return HOOK_SLOW.at(
+            hook, message=f"{summary} is above half its {source} of {human_ms(timeout)}: the agent "
+            "kills a hook at its timeout and the prompt goes on without it.", **where)
+    return HOOK_LATENCY_OK.at(hook, message=f"{summary}, within half its {source} of {human_ms(timeout)}.", **where)

@@ -13,7 +13,11 @@ from collections.abc import Iterator
 
 from collectors.hot_content import HotContentEvidence, HotContentFile
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
-from health.findings import critical, ok, warn
+from health.catalogue import Ok, Problem
+from health.catalogue.hot_content import (HOT_CAP_HEADROOM, HOT_CAP_PRESSURE, HOT_ENTRIES_DECLARATIVE,
+                                          HOT_ENTRIES_DISTINCT, HOT_ENTRIES_DUPLICATE, HOT_ENTRIES_DURABLE,
+                                          HOT_ENTRIES_NO_INJECTION, HOT_ENTRY_EPHEMERAL, HOT_ENTRY_IMPERATIVE,
+                                          HOT_ENTRY_INJECTION)
 from health.model import EvidenceStatus, Finding, as_json
 from health.rules import Context
 
@@ -39,39 +43,42 @@ def judge(ev: HotContentEvidence, ctx: Context) -> Iterator[Finding]:
 
 def judge_file(hot: HotContentFile, consolidate_at: int, ctx: Context) -> Iterator[Finding]:
     label, path = hot.label, hot.file.path
-    yield _kind(hot, "imperative", hot.imperative.total, hot.imperative.shown, warn, f"hot-entry-imperative:{label}",
-                "phrased as a command to the assistant", f"hot-entries-declarative:{label}", "are declarative facts")
-    yield _kind(hot, "injection", hot.injection.total, hot.injection.shown, critical, f"hot-entry-injection:{label}",
-                "shaped like a prompt injection or a command to run", f"hot-entries-no-injection:{label}",
+    yield _kind(hot, "imperative", hot.imperative.total, hot.imperative.shown, HOT_ENTRY_IMPERATIVE,
+                "phrased as a command to the assistant", HOT_ENTRIES_DECLARATIVE, "are declarative facts")
+    yield _kind(hot, "injection", hot.injection.total, hot.injection.shown, HOT_ENTRY_INJECTION,
+                "shaped like a prompt injection or a command to run", HOT_ENTRIES_NO_INJECTION,
                 "carry no injection-shaped text")
-    yield _kind(hot, "duplicates", hot.duplicates.total, hot.duplicates.shown, warn, f"hot-entries-duplicate:{label}",
-                "repeating an earlier entry", f"hot-entries-distinct:{label}", "are distinct")
+    yield _kind(hot, "duplicates", hot.duplicates.total, hot.duplicates.shown, HOT_ENTRIES_DUPLICATE,
+                "repeating an earlier entry", HOT_ENTRIES_DISTINCT, "are distinct")
     soon = [item for item in _soon(hot, ctx.now_ms) if item["line"] not in {f.line for f in hot.ephemeral.shown}]
     ephemeral = [as_json(item) for item in hot.ephemeral.shown] + soon
-    yield _kind(hot, "ephemeral", hot.ephemeral.total + len(soon), ephemeral, warn, f"hot-entry-ephemeral:{label}",
-                "holding ephemera", f"hot-entries-durable:{label}", "hold no ephemera")
+    yield _kind(hot, "ephemeral", hot.ephemeral.total + len(soon), ephemeral, HOT_ENTRY_EPHEMERAL, "holding ephemera",
+                HOT_ENTRIES_DURABLE, "hold no ephemera")
     cap = ctx.thresholds["cap_pressure"]
     where = dict(measured=hot.entries, threshold=consolidate_at, unit="count", cap_entries=hot.cap_entries, path=path)
     if hot.entries < consolidate_at:
-        yield ok(f"hot-cap-headroom:{label}", f"{label} memory is below the consolidate-first line "
-                 f"({hot.entries}/{hot.cap_entries}, consolidate at {consolidate_at}).", **where)
+        yield HOT_CAP_HEADROOM.at(
+            label, message=f"{label} memory is below the consolidate-first line "
+            f"({hot.entries}/{hot.cap_entries}, consolidate at {consolidate_at}).", **where)
     elif hot.entries < cap:
-        yield warn(f"hot-cap-pressure:{label}", f"{label} memory at {hot.entries}/{hot.cap_entries} entries, at or "
-                   f"over the reviewer's consolidate-first line ({consolidate_at}){_trend_text(hot, ctx.now_ms)}: "
-                   f"{RULES['capacity']}.", rule=RULES["capacity"], trend=as_json(hot.trend), **where)
+        yield HOT_CAP_PRESSURE.at(
+            label, message=f"{label} memory at {hot.entries}/{hot.cap_entries} entries, at or "
+            f"over the reviewer's consolidate-first line ({consolidate_at}){_trend_text(hot, ctx.now_ms)}: "
+            f"{RULES['capacity']}.", rule=RULES["capacity"], trend=as_json(hot.trend), **where)
 
 
-def _kind(hot: HotContentFile, kind: str, total: int, shown, severity, problem_id: str, what: str, ok_id: str,
+def _kind(hot: HotContentFile, kind: str, total: int, shown, problem: Problem, what: str, passed: Ok,
           ok_text: str) -> Finding:
     label = hot.label
     if not total:
-        return ok(ok_id, f"The {hot.entries} {label} memory entries {ok_text}.")
+        return passed.at(label, message=f"The {hot.entries} {label} memory entries {ok_text}.")
     items = [item if isinstance(item, dict) else as_json(item) for item in shown]
     first = items[0]
     more = f" (and {total - 1} more)" if total > 1 else ""
-    return severity(problem_id, f"{label} memory line {first['line']}{more}: {total} entr{'y' if total == 1 else 'ies'} "
-                    f"{what} ({first['rule']}): {RULES[kind]}.", entries=items, total=total, rule=RULES[kind],
-                    path=hot.file.path)
+    return problem.at(
+        label, message=f"{label} memory line {first['line']}{more}: {total} entr{'y' if total == 1 else 'ies'} "
+        f"{what} ({first['rule']}): {RULES[kind]}.", entries=items, total=total, rule=RULES[kind],
+        path=hot.file.path)
 
 
 def _soon(hot: HotContentFile, now_ms: int) -> list[dict]:

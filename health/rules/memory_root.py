@@ -5,17 +5,18 @@ from collections.abc import Iterator
 
 from collectors.evidence import EvidenceStatus
 from collectors.memory_root import MemoryRootEvidence
-from health.findings import critical, ok
+from health.catalogue.memory_root import MEMORY_ROOT_MISSING, MEMORY_ROOT_PRESENT
 from health.model import Finding
 from health.rules import Context
 
 
 def judge(evidence: MemoryRootEvidence, _ctx: Context) -> Iterator[Finding]:
     if evidence.status is EvidenceStatus.OK:
-        yield ok("memory-root-present", f"The LifeOS memory tree is at {evidence.expected}.", path=evidence.expected)
+        yield MEMORY_ROOT_PRESENT.at(message=f"The LifeOS memory tree is at {evidence.expected}.", path=evidence.expected)
         return
     hint = (f" A LifeOS tree is at {evidence.nearby}: use --root {evidence.nearby}." if evidence.nearby
             else " Pass --root the .claude folder that holds LIFEOS/MEMORY, or create one with `cortex init --root DIR`.")
-    yield critical("memory-root-missing", f"No LifeOS memory tree at {evidence.expected}: every check below reads "
-                   f"from it, so their findings follow from this one.{hint}",
-                   path=evidence.expected, nearby=evidence.nearby)
+    yield MEMORY_ROOT_MISSING.at(
+        message=f"No LifeOS memory tree at {evidence.expected}: every check below reads "
+        f"from it, so their findings follow from this one.{hint}",
+        path=evidence.expected, nearby=evidence.nearby)

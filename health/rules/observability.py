@@ -9,7 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.observability import ObservabilityEvidence
-from health.findings import human_ms, ok, warn
+from health.catalogue.observability import (OBSERVABILITY_AGE_EXCEEDED, OBSERVABILITY_AGE_OK,
+                                            OBSERVABILITY_BYTES_EXCEEDED, OBSERVABILITY_BYTES_OK,
+                                            OBSERVABILITY_EVIDENCE_INCOMPLETE, OBSERVABILITY_EVIDENCE_MISSING,
+                                            OBSERVABILITY_EVIDENCE_PRESENT)
+from health.findings import human_ms
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
@@ -19,17 +23,18 @@ def judge(ev: ObservabilityEvidence, ctx: Context) -> Iterator[Finding]:
     if folder.status is not EvidenceStatus.OK or ev.files == 0:
         reason = folder.reason or ("folder does not exist" if folder.status is EvidenceStatus.MISSING
                                    else "no *.jsonl or *.log file")
-        yield warn("observability-evidence-missing", f"Observability evidence is absent: {reason}.",
-                   path=folder.path, reason=reason, unreadable_dirs=list(ev.unreadable_dirs) or None)
+        yield OBSERVABILITY_EVIDENCE_MISSING.at(
+            message=f"Observability evidence is absent: {reason}.",
+            path=folder.path, reason=reason, unreadable_dirs=list(ev.unreadable_dirs) or None)
         return
     if ev.refused_total or ev.unreadable_dirs_total:
-        yield warn("observability-evidence-incomplete",
-                   f"{ev.refused_total} log(s) refused (symlink or not a regular file) and "
-                   f"{ev.unreadable_dirs_total} folder(s) unreadable; bytes and age leave them out.",
-                   refused=list(ev.refused), refused_total=ev.refused_total,
-                   unreadable_dirs=list(ev.unreadable_dirs), unreadable_dirs_total=ev.unreadable_dirs_total)
+        yield OBSERVABILITY_EVIDENCE_INCOMPLETE.at(
+            message=f"{ev.refused_total} log(s) refused (symlink or not a regular file) and "
+            f"{ev.unreadable_dirs_total} folder(s) unreadable; bytes and age leave them out.",
+            refused=list(ev.refused), refused_total=ev.refused_total,
+            unreadable_dirs=list(ev.unreadable_dirs), unreadable_dirs_total=ev.unreadable_dirs_total)
     else:
-        yield ok("observability-evidence-present", f"{ev.files} observability logs measured.", files=ev.files)
+        yield OBSERVABILITY_EVIDENCE_PRESENT.at(message=f"{ev.files} observability logs measured.", files=ev.files)
     yield from volume(ev, ctx)
     yield from age(ev, ctx)
 
@@ -38,9 +43,10 @@ def volume(ev: ObservabilityEvidence, ctx: Context) -> Iterator[Finding]:
     limit = ctx.thresholds["observability_max_bytes"]
     where = dict(path=ev.folder.path, files=ev.files, measured=ev.bytes, threshold=limit, unit="bytes")
     if ev.bytes > limit:
-        yield warn("observability-bytes-exceeded", f"Observability logs use {ev.bytes} bytes, above {limit}.", **where)
+        yield OBSERVABILITY_BYTES_EXCEEDED.at(
+            message=f"Observability logs use {ev.bytes} bytes, above {limit}.", **where)
     else:
-        yield ok("observability-bytes-ok", f"Observability logs use {ev.bytes} bytes (limit {limit}).", **where)
+        yield OBSERVABILITY_BYTES_OK.at(message=f"Observability logs use {ev.bytes} bytes (limit {limit}).", **where)
 
 
 def age(ev: ObservabilityEvidence, ctx: Context) -> Iterator[Finding]:
@@ -49,8 +55,8 @@ def age(ev: ObservabilityEvidence, ctx: Context) -> Iterator[Finding]:
     skew = ev.newest_mtime_ms - ctx.now_ms if ev.newest_mtime_ms > ctx.now_ms else None
     where = dict(oldest=ev.oldest_path, measured=measured, threshold=limit, unit="ms", future_skew_ms=skew)
     if measured > limit:
-        yield warn("observability-age-exceeded",
-                   f"Oldest observability log is {human_ms(measured)} old, above {human_ms(limit)}.", **where)
+        yield OBSERVABILITY_AGE_EXCEEDED.at(
+            message=f"Oldest observability log is {human_ms(measured)} old, above {human_ms(limit)}.", **where)
     else:
-        yield ok("observability-age-ok", f"Oldest observability log is {human_ms(measured)} old.", **where)
+        yield OBSERVABILITY_AGE_OK.at(message=f"Oldest observability log is {human_ms(measured)} old.", **where)
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.probe.collect import ProbeEvidence, ProbeStep
-from health.findings import critical, human_ms, ok, warn
+from health.catalogue.probe import (PROBE_CLEANED, PROBE_COMPLETE, PROBE_FAILED, PROBE_INCOMPLETE, PROBE_NOT_CLEANED,
+                                    PROBE_PASSED, PROBE_SLOW)
+from health.findings import human_ms
 from health.model import Finding
 from health.rules import Context
 
@@ -25,17 +27,20 @@ def judge(ev: ProbeEvidence, ctx: Context) -> Iterator[Finding]:
     if any(step.kind == "setup" for step in ev.steps):
         pass  # nothing ran: the failed setup step says why
     elif skipped:
-        yield warn("probe-incomplete", f"The probe did not run {', '.join(skipped)}: "
-                   f"{next(s.reason for s in ev.steps if s.status == 'skipped')}.", steps=skipped,
-                   total_ms=ev.total_ms, threshold=ev.budget_ms, unit="ms")
+        yield PROBE_INCOMPLETE.at(
+            message=f"The probe did not run {', '.join(skipped)}: "
+            f"{next(s.reason for s in ev.steps if s.status == 'skipped')}.", steps=skipped,
+            total_ms=ev.total_ms, threshold=ev.budget_ms, unit="ms")
     else:
-        yield ok("probe-complete", f"The probe ran all {len(ev.steps)} steps in {human_ms(ev.total_ms)} "
-                 f"(budget {human_ms(ev.budget_ms)}).", total_ms=ev.total_ms, threshold=ev.budget_ms, unit="ms")
+        yield PROBE_COMPLETE.at(
+            message=f"The probe ran all {len(ev.steps)} steps in {human_ms(ev.total_ms)} "
+            f"(budget {human_ms(ev.budget_ms)}).", total_ms=ev.total_ms, threshold=ev.budget_ms, unit="ms")
     if ev.cleaned:
-        yield ok("probe-cleaned", "The probe's temporary copy was removed.")
+        yield PROBE_CLEANED.at(message="The probe's temporary copy was removed.")
     else:
-        yield warn("probe-not-cleaned", "The probe's temporary copy could not be removed (a hook left files it "
-                   "cannot delete); the next probe retries once this process is gone.")
+        yield PROBE_NOT_CLEANED.at(
+            message="The probe's temporary copy could not be removed (a hook left files it "
+            "cannot delete); the next probe retries once this process is gone.")
 
 
 def judge_step(step: ProbeStep) -> Finding:
@@ -44,12 +49,15 @@ def judge_step(step: ProbeStep) -> Finding:
     if step.status == "failed":
         said = f" (stderr: {step.stderr})" if step.stderr else ""
         ran = f"`{step.command}`" if step.command else "the probe"
-        return critical(f"probe-failed:{step.step}", f"Probe step {step.step}: {ran} {step.reason}{said}.",
-                        reason=step.reason, stderr=step.stderr, **where)
+        return PROBE_FAILED.at(
+            step.step, message=f"Probe step {step.step}: {ran} {step.reason}{said}.",
+            reason=step.reason, stderr=step.stderr, **where)
     limit = step.timeout_ms * SLOW_SHARE
     if step.duration_ms > limit:
-        return warn(f"probe-slow:{step.step}", f"Probe step {step.step} took {human_ms(step.duration_ms)}, more than "
-                    f"half its timeout of {human_ms(step.timeout_ms)}: the agent kills it at its timeout.",
-                    threshold=limit, **where)
-    return ok(f"probe-passed:{step.step}", f"Probe step {step.step} passed in {human_ms(step.duration_ms)} "
-              f"(timeout {human_ms(step.timeout_ms)}).", **where)
+        return PROBE_SLOW.at(
+            step.step, message=f"Probe step {step.step} took {human_ms(step.duration_ms)}, more than "
+            f"half its timeout of {human_ms(step.timeout_ms)}: the agent kills it at its timeout.",
+            threshold=limit, **where)
+    return PROBE_PASSED.at(
+        step.step, message=f"Probe step {step.step} passed in {human_ms(step.duration_ms)} "
+        f"(timeout {human_ms(step.timeout_ms)}).", **where)

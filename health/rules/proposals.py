@@ -4,7 +4,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.proposals import ProposalEvidence
-from health.findings import line_list, malformed_detail, ok, warn
+from health.catalogue.proposals import (PROPOSAL_BACKLOG_HIGH, PROPOSAL_BACKLOG_OK, PROPOSAL_EVIDENCE_MALFORMED,
+                                        PROPOSAL_EVIDENCE_MISSING, PROPOSAL_EVIDENCE_OK)
+from health.findings import line_list, malformed_detail
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
@@ -12,24 +14,27 @@ from health.rules import Context
 def judge(ev: ProposalEvidence, ctx: Context) -> Iterator[Finding]:
     log = ev.log
     if log.status is EvidenceStatus.MISSING:
-        yield warn("proposal-evidence-missing", "Proposal evidence is absent: pending-proposals.jsonl does not exist.",
-                   path=log.path)
+        yield PROPOSAL_EVIDENCE_MISSING.at(
+            message="Proposal evidence is absent: pending-proposals.jsonl does not exist.",
+            path=log.path)
         return
     if log.status is EvidenceStatus.UNREADABLE:
-        yield warn("proposal-evidence-malformed", f"Proposal log is unreadable: {log.reason}.",
-                   path=log.path, reason=log.reason)
+        yield PROPOSAL_EVIDENCE_MALFORMED.at(
+            message=f"Proposal log is unreadable: {log.reason}.",
+            path=log.path, reason=log.reason)
         return
     if ev.malformed_total:
-        yield warn("proposal-evidence-malformed",
-                   f"pending-proposals.jsonl has {line_list(ev.malformed, ev.malformed_total)}.",
-                   path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
+        yield PROPOSAL_EVIDENCE_MALFORMED.at(
+            message=f"pending-proposals.jsonl has {line_list(ev.malformed, ev.malformed_total)}.",
+            path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
     else:
-        yield ok("proposal-evidence-ok", f"{ev.rows} proposal rows read.", path=log.path)
+        yield PROPOSAL_EVIDENCE_OK.at(message=f"{ev.rows} proposal rows read.", path=log.path)
     backlog = ctx.thresholds["proposal_backlog"]
     where = dict(path=log.path, measured=ev.pending, threshold=backlog, unit="count")
     if ev.pending > backlog:
-        yield warn("proposal-backlog-high", f"Pending proposal backlog {ev.pending} exceeds threshold {backlog}.",
-                   **where)
+        yield PROPOSAL_BACKLOG_HIGH.at(
+            message=f"Pending proposal backlog {ev.pending} exceeds threshold {backlog}.",
+            **where)
     else:
-        yield ok("proposal-backlog-ok", f"{ev.pending} pending proposals (threshold {backlog}).", **where)
+        yield PROPOSAL_BACKLOG_OK.at(message=f"{ev.pending} pending proposals (threshold {backlog}).", **where)
 

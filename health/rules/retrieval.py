@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.retrieval import RetrievalEvidence
-from health.findings import human_ms, line_list, malformed_detail, ok, warn
+from health.catalogue.retrieval import (RETRIEVAL_EVIDENCE_MALFORMED, RETRIEVAL_FRESH, RETRIEVAL_FUTURE,
+                                        RETRIEVAL_MISSING, RETRIEVAL_STALE)
+from health.findings import human_ms, line_list, malformed_detail
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
@@ -16,21 +18,25 @@ def judge(ev: RetrievalEvidence, ctx: Context) -> Iterator[Finding]:
     log = ev.log
     stale = ctx.thresholds["retrieval_stale_ms"]
     if log.status is EvidenceStatus.MISSING:
-        yield warn("retrieval-missing", "No retrieval evidence: memory-retrievals.jsonl does not exist.",
-                   path=log.path, threshold=stale, unit="ms")
+        yield RETRIEVAL_MISSING.at(
+            message="No retrieval evidence: memory-retrievals.jsonl does not exist.",
+            path=log.path, threshold=stale, unit="ms")
     elif log.status is EvidenceStatus.UNREADABLE:
-        yield warn("retrieval-evidence-malformed", f"Retrieval log is unreadable: {log.reason}.",
-                   path=log.path, reason=log.reason)
+        yield RETRIEVAL_EVIDENCE_MALFORMED.at(
+            message=f"Retrieval log is unreadable: {log.reason}.",
+            path=log.path, reason=log.reason)
     elif ev.malformed_total:
-        yield warn("retrieval-evidence-malformed",
-                   f"memory-retrievals.jsonl has {line_list(ev.malformed, ev.malformed_total)}.",
-                   path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
+        yield RETRIEVAL_EVIDENCE_MALFORMED.at(
+            message=f"memory-retrievals.jsonl has {line_list(ev.malformed, ev.malformed_total)}.",
+            path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
     elif ev.latest is None:
-        yield warn("retrieval-missing", "No retrieval evidence: memory-retrievals.jsonl has no rows.",
-                   path=log.path, threshold=stale, unit="ms")
+        yield RETRIEVAL_MISSING.at(
+            message="No retrieval evidence: memory-retrievals.jsonl has no rows.",
+            path=log.path, threshold=stale, unit="ms")
     elif ev.latest.problem:
-        yield warn("retrieval-evidence-malformed", f"Latest retrieval row is invalid: {ev.latest.problem}.",
-                   path=log.path, line=ev.latest.line, reason=ev.latest.problem)
+        yield RETRIEVAL_EVIDENCE_MALFORMED.at(
+            message=f"Latest retrieval row is invalid: {ev.latest.problem}.",
+            path=log.path, line=ev.latest.line, reason=ev.latest.problem)
     else:
         yield freshness(ev, ctx.now_ms - ev.latest.at_ms, stale)
 
@@ -38,10 +44,12 @@ def judge(ev: RetrievalEvidence, ctx: Context) -> Iterator[Finding]:
 def freshness(ev: RetrievalEvidence, age: int, stale: float) -> Finding:
     where = dict(path=ev.log.path, line=ev.latest.line, ts=ev.latest.ts, measured=age, unit="ms")
     if age < 0:
-        return warn("retrieval-future", "Latest retrieval timestamp is in the future and cannot prove freshness.",
-                    **where)
+        return RETRIEVAL_FUTURE.at(
+            message="Latest retrieval timestamp is in the future and cannot prove freshness.",
+            **where)
     if age > stale:
-        return warn("retrieval-stale", f"Latest retrieval is {human_ms(age)} old (threshold {human_ms(stale)}).",
-                    threshold=stale, **where)
-    return ok("retrieval-fresh", f"Latest retrieval is {human_ms(age)} old.", threshold=stale, **where)
+        return RETRIEVAL_STALE.at(
+            message=f"Latest retrieval is {human_ms(age)} old (threshold {human_ms(stale)}).",
+            threshold=stale, **where)
+    return RETRIEVAL_FRESH.at(message=f"Latest retrieval is {human_ms(age)} old.", threshold=stale, **where)
 

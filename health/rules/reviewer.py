@@ -13,11 +13,19 @@ from collections.abc import Iterator
 from collectors.reviewer import ReviewerEvidence
 from collectors.reviewer_rows import RowClass
 from cortex.reviewrows import COMMAND_NOT_FOUND
-from health.findings import critical, human_ms, line_list, malformed_detail, ok, warn
+from health.catalogue.reviewer import (FAILING_RUNS, REVIEWER_COMMAND_MISSING, REVIEWER_EAT_CAP,
+                                       REVIEWER_EVIDENCE_INVALID, REVIEWER_EVIDENCE_MISSING, REVIEWER_FAILING,
+                                       REVIEWER_FRESH, REVIEWER_FUTURE, REVIEWER_HEALTHY, REVIEWER_LATEST_FAILED,
+                                       REVIEWER_LATEST_PARSE_FAILED, REVIEWER_LATEST_TIMED_OUT, REVIEWER_STALE,
+                                       REVIEWER_WRITES_ACCEPTED, REVIEWER_WRITES_REFUSED)
+from health.findings import human_ms, line_list, malformed_detail
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
-FAILING_RUNS = 3  # of the last collectors.reviewer.HISTORY terminal rows
+# a terminal row that did not succeed: its problem and what happened
+LATEST_FAILED = {RowClass.FAILED: (REVIEWER_LATEST_FAILED, "failed"),
+                 RowClass.PARSE_FAILED: (REVIEWER_LATEST_PARSE_FAILED, "produced output that could not be parsed"),
+                 RowClass.TIMED_OUT: (REVIEWER_LATEST_TIMED_OUT, "timed out")}
 
 
 def judge(ev: ReviewerEvidence, ctx: Context) -> Iterator[Finding]:
@@ -29,58 +37,64 @@ def judge(ev: ReviewerEvidence, ctx: Context) -> Iterator[Finding]:
 def latest_run(ev: ReviewerEvidence, ctx: Context) -> Finding:
     log = ev.log
     if log.status is EvidenceStatus.UNREADABLE:
-        return critical("reviewer-evidence-invalid", f"Reviewer log is unreadable: {log.reason}.",
-                        path=log.path, reason=log.reason)
+        return REVIEWER_EVIDENCE_INVALID.at(
+            message=f"Reviewer log is unreadable: {log.reason}.",
+            path=log.path, reason=log.reason)
     if ev.malformed_total:
-        return critical("reviewer-latest-parse-failed",
-                        f"reviewer-runs.jsonl has {line_list(ev.malformed, ev.malformed_total)}; "
-                        "an older success cannot stand in for them.",
-                        path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
+        return REVIEWER_LATEST_PARSE_FAILED.at(
+            message=f"reviewer-runs.jsonl has {line_list(ev.malformed, ev.malformed_total)}; "
+            "an older success cannot stand in for them.",
+            path=log.path, **malformed_detail(ev.malformed, ev.malformed_total))
     runs = ev.run_directories
     if runs.state.status is EvidenceStatus.UNREADABLE:
-        return critical("reviewer-evidence-invalid", f"Reviewer run folder is unreadable: {runs.state.reason}.",
-                        path=runs.state.path, reason=runs.state.reason)
+        return REVIEWER_EVIDENCE_INVALID.at(
+            message=f"Reviewer run folder is unreadable: {runs.state.reason}.",
+            path=runs.state.path, reason=runs.state.reason)
     grace = ctx.thresholds["reviewer_run_grace_ms"]
     newest = runs.latest
     row_ms = ev.latest.at_ms if ev.latest else None
     if newest and (row_ms is None or newest.at_ms > row_ms):
         if newest.has_parse_error:
-            return critical("reviewer-latest-parse-failed",
-                            f"Newest reviewer run {newest.run_id} left parse-error.txt and no terminal row.",
-                            runId=newest.run_id, path=newest.path)
+            return REVIEWER_LATEST_PARSE_FAILED.at(
+                message=f"Newest reviewer run {newest.run_id} left parse-error.txt and no terminal row.",
+                runId=newest.run_id, path=newest.path)
         age = ctx.now_ms - newest.at_ms
         if age > grace:
-            return critical("reviewer-latest-timed-out",
-                            f"Newest reviewer run {newest.run_id} has no terminal row after {human_ms(age)} "
-                            f"(grace {human_ms(grace)}).",
-                            runId=newest.run_id, path=newest.path, measured=age, threshold=grace, unit="ms")
+            return REVIEWER_LATEST_TIMED_OUT.at(
+                message=f"Newest reviewer run {newest.run_id} has no terminal row after {human_ms(age)} "
+                f"(grace {human_ms(grace)}).",
+                runId=newest.run_id, path=newest.path, measured=age, threshold=grace, unit="ms")
     latest = ev.latest
     if latest is None:
-        return warn("reviewer-evidence-missing", "No reviewer run has been recorded.",
-                    path=log.path, status=log.status.value)
+        return REVIEWER_EVIDENCE_MISSING.at(
+            message="No reviewer run has been recorded.",
+            path=log.path, status=log.status.value)
     where = dict(path=log.path, line=latest.line, runId=latest.run_id, ts=latest.ts)
     if latest.classification is RowClass.INVALID:
-        return critical("reviewer-evidence-invalid", f"Latest reviewer row is invalid: {latest.problem}.",
-                        reason=latest.problem, **where)
+        return REVIEWER_EVIDENCE_INVALID.at(
+            message=f"Latest reviewer row is invalid: {latest.problem}.",
+            reason=latest.problem, **where)
     if latest.classification is RowClass.FAILED and (latest.error or "").startswith(COMMAND_NOT_FOUND):
-        return critical("reviewer-command-missing", f"Latest reviewer run {latest.run_id} could not start its model: "
-                        f"{latest.error}.", error=latest.error, **where)
-    if latest.classification in (RowClass.FAILED, RowClass.PARSE_FAILED, RowClass.TIMED_OUT):
-        what = {RowClass.FAILED: "failed", RowClass.PARSE_FAILED: "produced output that could not be parsed",
-                RowClass.TIMED_OUT: "timed out"}[latest.classification]
+        return REVIEWER_COMMAND_MISSING.at(
+            message=f"Latest reviewer run {latest.run_id} could not start its model: "
+            f"{latest.error}.", error=latest.error, **where)
+    if latest.classification in LATEST_FAILED:
+        problem, what = LATEST_FAILED[latest.classification]
         said = f": {latest.error}" if latest.error else " (its row holds no error text)"
-        return critical(f"reviewer-latest-{latest.classification.value}",
-                        f"Latest reviewer run {latest.run_id} {what}{said}.", error=latest.error, **where)
+        return problem.at(message=f"Latest reviewer run {latest.run_id} {what}{said}.", error=latest.error, **where)
     stale = ctx.thresholds["reviewer_stale_ms"]
     age = ctx.now_ms - latest.at_ms
     if age < 0:
-        return warn("reviewer-future", "Latest reviewer timestamp is in the future and cannot prove freshness.",
-                    measured=age, unit="ms", **where)
+        return REVIEWER_FUTURE.at(
+            message="Latest reviewer timestamp is in the future and cannot prove freshness.",
+            measured=age, unit="ms", **where)
     if age > stale:
-        return warn("reviewer-stale", f"Latest reviewer run is {human_ms(age)} old (threshold {human_ms(stale)}).",
-                    measured=age, threshold=stale, unit="ms", **where)
-    return ok("reviewer-fresh", f"Latest reviewer run ({latest.classification.value}) is {human_ms(age)} old.",
-              measured=age, threshold=stale, unit="ms", **where)
+        return REVIEWER_STALE.at(
+            message=f"Latest reviewer run is {human_ms(age)} old (threshold {human_ms(stale)}).",
+            measured=age, threshold=stale, unit="ms", **where)
+    return REVIEWER_FRESH.at(
+        message=f"Latest reviewer run ({latest.classification.value}) is {human_ms(age)} old.",
+        measured=age, threshold=stale, unit="ms", **where)
 
 
 def history(ev: ReviewerEvidence) -> Iterator[Finding]:
@@ -90,18 +104,20 @@ def history(ev: ReviewerEvidence) -> Iterator[Finding]:
     failed = [row.run_id for row in ev.history if row.failed]
     capped = [row.run_id for row in ev.history if row.eat_cap]
     if capped:
-        yield critical("reviewer-eat-cap",
-                       f"{len(capped)} of the last {runs} reviewer runs dropped a fact on EAT_CAP.",
-                       runs=capped, measured=len(capped), unit="count")
+        yield REVIEWER_EAT_CAP.at(
+            message=f"{len(capped)} of the last {runs} reviewer runs dropped a fact on EAT_CAP.",
+            runs=capped, measured=len(capped), unit="count")
     if len(failed) >= FAILING_RUNS:
         errors = [row.error for row in ev.history if row.failed and row.error]
         said = f"; newest error: {errors[-1]}" if errors else ""
-        yield warn("reviewer-failing", f"{len(failed)} of the last {runs} reviewer runs failed (warns at "
-                   f"{FAILING_RUNS} or more){said}.", runs=failed, measured=len(failed), threshold=FAILING_RUNS,
-                   unit="count", error=errors[-1] if errors else None)
+        yield REVIEWER_FAILING.at(
+            message=f"{len(failed)} of the last {runs} reviewer runs failed (warns at "
+            f"{FAILING_RUNS} or more){said}.", runs=failed, measured=len(failed), threshold=FAILING_RUNS,
+            unit="count", error=errors[-1] if errors else None)
     if not capped and len(failed) < FAILING_RUNS:
-        yield ok("reviewer-healthy", f"{len(failed)} of the last {runs} reviewer runs failed; none hit EAT_CAP.",
-                 measured=len(failed), threshold=FAILING_RUNS, unit="count")
+        yield REVIEWER_HEALTHY.at(
+            message=f"{len(failed)} of the last {runs} reviewer runs failed; none hit EAT_CAP.",
+            measured=len(failed), threshold=FAILING_RUNS, unit="count")
 
 
 
@@ -127,14 +143,15 @@ def refusals(ev: ReviewerEvidence, ctx: Context) -> Finding:
                  measured=round(share, 3), threshold=share_limit, unit="count")
     latest = rows[-1] if rows else None
     if latest is not None and latest.refused == latest.items:
-        return warn("reviewer-writes-refused",
-                    f"The latest reviewer run with items ({latest.run_id}) had every one of its {latest.items} "
-                    f"write(s) refused ({_said(_codes([latest]))}): the reviewer runs but curates nothing.",
-                    codes=_codes([latest]), latest_run=latest.run_id, **where)
+        return REVIEWER_WRITES_REFUSED.at(
+            message=f"The latest reviewer run with items ({latest.run_id}) had every one of its {latest.items} "
+            f"write(s) refused ({_said(_codes([latest]))}): the reviewer runs but curates nothing.",
+            codes=_codes([latest]), latest_run=latest.run_id, **where)
     if share > share_limit:
-        return warn("reviewer-writes-refused",
-                    f"{refused} of the {items} items the last {len(rows)} reviewer run(s) dispatched were refused "
-                    f"({share:.0%}, warns above {share_limit:.0%}): {_said(_codes(rows))}.", codes=_codes(rows),
-                    **where)
-    return ok("reviewer-writes-accepted", f"{refused} of the {items} items the last {len(ev.history)} reviewer runs "
-              f"dispatched were refused (warns above {share_limit:.0%}).", **where)
+        return REVIEWER_WRITES_REFUSED.at(
+            message=f"{refused} of the {items} items the last {len(rows)} reviewer run(s) dispatched were refused "
+            f"({share:.0%}, warns above {share_limit:.0%}): {_said(_codes(rows))}.", codes=_codes(rows),
+            **where)
+    return REVIEWER_WRITES_ACCEPTED.at(
+        message=f"{refused} of the {items} items the last {len(ev.history)} reviewer runs "
+        f"dispatched were refused (warns above {share_limit:.0%}).", **where)

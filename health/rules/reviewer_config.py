@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.reviewer_config import ReviewerConfigEvidence
-from health.findings import critical, ok
+from health.catalogue.reviewer_config import REVIEWER_CONFIG_INVALID, REVIEWER_CONFIG_VALID
 from health.model import EvidenceStatus, Finding
 from health.rules import Context
 
@@ -17,12 +17,13 @@ def judge(ev: ReviewerConfigEvidence, ctx: Context) -> Iterator[Finding]:
     if ev.status is EvidenceStatus.OK:
         said = ("absent: the documented defaults apply" if ev.state == "absent"
                 else "valid as `cortex review fire` and `review run` load it")
-        yield ok("reviewer-config-valid", f"The reviewer config {ev.path} is {said}.", path=ev.path, state=ev.state)
+        yield REVIEWER_CONFIG_VALID.at(
+            message=f"The reviewer config {ev.path} is {said}.", path=ev.path, state=ev.state)
         return
     where = [f"field {ev.field}"] if ev.field else []
     where += [f"line {ev.line}"] if ev.line else []
     place = f" ({', '.join(where)})" if where else ""
-    yield critical("reviewer-config-invalid",
-                   f"The reviewer config is refused{place}: {ev.message}. `cortex review fire` exits 1 on every Stop "
-                   "and `cortex review run` exits 4, so no review runs until it is fixed.",
-                   path=ev.path, reason=ev.message, field=ev.field, line=ev.line, rule=ev.rule)
+    yield REVIEWER_CONFIG_INVALID.at(
+        message=f"The reviewer config is refused{place}: {ev.message}. `cortex review fire` exits 1 on every Stop "
+        "and `cortex review run` exits 4, so no review runs until it is fixed.",
+        path=ev.path, reason=ev.message, field=ev.field, line=ev.line, rule=ev.rule)

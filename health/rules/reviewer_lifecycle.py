@@ -10,7 +10,10 @@ from collections.abc import Iterator
 
 from collectors.reviewer_lifecycle import LifecycleEvidence, Start
 from cortex.core.timestamps import iso_from_ms
-from health.findings import critical, human_ms, ok, warn
+from health.catalogue.reviewer_lifecycle import (REVIEWER_INTERRUPTED, REVIEWER_INTERRUPTED_REPEATEDLY,
+                                                 REVIEWER_NEVER_STARTED, REVIEWER_RUNS_COMPLETE,
+                                                 REVIEWER_SPAWN_STARTED)
+from health.findings import human_ms
 from health.model import Finding
 from health.rules import Context
 
@@ -42,30 +45,31 @@ def interruptions(ev: LifecycleEvidence, deadline: int, ctx: Context) -> Finding
     runs = [{"runId": s.run_id, "started": iso_from_ms(s.at_ms), "pid": s.pid, "host": s.host, "holder": s.holder}
             for s in lost]
     if len(judged) >= REPEATED and all(state == "interrupted" for _, state in judged[:REPEATED]):
-        return critical("reviewer-interrupted-repeatedly",
-                        f"The last {REPEATED} reviewer runs started and never wrote a terminal row: every review is "
-                        "lost between start and completion.", runs=runs, measured=len(lost), **where)
+        return REVIEWER_INTERRUPTED_REPEATEDLY.at(
+            message=f"The last {REPEATED} reviewer runs started and never wrote a terminal row: every review is "
+            "lost between start and completion.", runs=runs, measured=len(lost), **where)
     if lost:
-        return warn("reviewer-interrupted",
-                    f"{len(lost)} of the last {len(judged)} reviewer runs started and never wrote a terminal row "
-                    f"(holder gone, or past the {human_ms(deadline)} deadline).", runs=runs, measured=len(lost),
-                    **where)
+        return REVIEWER_INTERRUPTED.at(
+            message=f"{len(lost)} of the last {len(judged)} reviewer runs started and never wrote a terminal row "
+            f"(holder gone, or past the {human_ms(deadline)} deadline).", runs=runs, measured=len(lost),
+            **where)
     message = (f"The last {len(judged)} started reviewer runs all ended with a terminal row." if judged
                else "No finished or interrupted start recorded in reviewer-starts.jsonl yet.")
-    return ok("reviewer-runs-complete", message, measured=0, **where)
+    return REVIEWER_RUNS_COMPLETE.at(message=message, measured=0, **where)
 
 
 def spawn(ev: LifecycleEvidence, grace: int, ctx: Context) -> Finding:
     fired = ev.newest_spawn
     if fired is None:
-        return ok("reviewer-spawn-started", "No fire has spawned a review yet (reviewer-fires.jsonl).")
+        return REVIEWER_SPAWN_STARTED.at(message="No fire has spawned a review yet (reviewer-fires.jsonl).")
     where = dict(spawned=iso_from_ms(fired.at_ms), pid=fired.pid, threshold=grace, unit="ms")
     age = ctx.now_ms - fired.at_ms
     if any(fired.at_ms - SPAWN_SLACK_MS <= start.at_ms <= fired.at_ms + grace for start in ev.starts):
-        return ok("reviewer-spawn-started", "The newest spawned review wrote its started row.", **where)
+        return REVIEWER_SPAWN_STARTED.at(message="The newest spawned review wrote its started row.", **where)
     if age <= grace:
-        return ok("reviewer-spawn-started", f"The newest review was spawned {human_ms(age)} ago, within the grace.",
-                  measured=age, **where)
-    return critical("reviewer-never-started",
-                    f"A fire spawned a review {human_ms(age)} ago (pid {fired.pid}) and no started row followed "
-                    f"within {human_ms(grace)}: the reviewer died before it began.", measured=age, **where)
+        return REVIEWER_SPAWN_STARTED.at(
+            message=f"The newest review was spawned {human_ms(age)} ago, within the grace.",
+            measured=age, **where)
+    return REVIEWER_NEVER_STARTED.at(
+        message=f"A fire spawned a review {human_ms(age)} ago (pid {fired.pid}) and no started row followed "
+        f"within {human_ms(grace)}: the reviewer died before it began.", measured=age, **where)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.dense_context.decisions import DecisionsEvidence
-from health.findings import ok, warn
+from health.catalogue.dense_context import (DC_DECISIONS_OK, DC_DECISION_MISNAMED, DC_DECISION_NUMBERING,
+                                            DC_DECISION_TITLE)
 from health.model import Finding
 from health.rules import Context
 
@@ -14,11 +15,12 @@ def judge(ev: DecisionsEvidence, ctx: Context) -> Iterator[Finding]:
         message = f"{item.path}{f':{item.line}' if item.line else ''}: {item.detail}."
         detail = dict(path=item.path, line=item.line, reason=item.detail)
         if item.kind == "misnamed":
-            yield warn(f"dc-decision-misnamed:{item.path}", message, **detail)
+            yield DC_DECISION_MISNAMED.at(item.path, message=message, **detail)
         elif item.kind == "title":
-            yield warn(f"dc-decision-title:{item.path}", message, **detail)
+            yield DC_DECISION_TITLE.at(item.path, message=message, **detail)
         else:
-            yield warn(f"dc-decision-numbering:{item.path}", message, **detail)
+            yield DC_DECISION_NUMBERING.at(item.path, message=message, **detail)
     if not ev.problems:
-        yield ok("dc-decisions-ok", f"{ev.records} decision record(s) in {ev.folders} folder(s) are well named and "
-                 "numbered.")
+        yield DC_DECISIONS_OK.at(
+            message=f"{ev.records} decision record(s) in {ev.folders} folder(s) are well named and "
+            "numbered.")

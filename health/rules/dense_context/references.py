@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.dense_context.references import ReferencesEvidence
-from health.findings import ok, warn
+from health.catalogue.dense_context import DC_CONTRADICTION, DC_DANGLING_REF, DC_REFERENCES_OK
 from health.model import Finding
 from health.rules import Context
 
@@ -16,13 +16,15 @@ def judge(ev: ReferencesEvidence, ctx: Context) -> Iterator[Finding]:
             continue  # one finding per atom, naming every dangling target
         seen.add(item.path)
         targets = [f"{d.field}: {d.target}" for d in ev.dangling if d.path == item.path]
-        yield warn(f"dc-dangling-ref:{item.path}", f"{item.path}:{item.line or 1} names no existing atom: "
-                   f"{', '.join(targets)}.", path=item.path, line=item.line, targets=targets)
+        yield DC_DANGLING_REF.at(
+            item.path, message=f"{item.path}:{item.line or 1} names no existing atom: "
+            f"{', '.join(targets)}.", path=item.path, line=item.line, targets=targets)
     for item in ev.contradictions:
-        yield warn(f"dc-contradiction:{item.path}", f"{item.path}:{item.line or 1}: all {item.evidence} evidence "
-                   f"atom(s) failed: {', '.join(item.failed)}.", path=item.path, line=item.line,
-                   failed=list(item.failed), evidence=item.evidence)
+        yield DC_CONTRADICTION.at(
+            item.path, message=f"{item.path}:{item.line or 1}: all {item.evidence} evidence "
+            f"atom(s) failed: {', '.join(item.failed)}.", path=item.path, line=item.line,
+            failed=list(item.failed), evidence=item.evidence)
     if not ev.dangling and not ev.contradictions:
         partly = f"; {ev.partial_total} entry(ies) with part of their evidence failed (see evidence)" \
             if ev.partial_total else ""
-        yield ok("dc-references-ok", f"{ev.references} reference(s) resolve{partly}.")
+        yield DC_REFERENCES_OK.at(message=f"{ev.references} reference(s) resolve{partly}.")

@@ -1,0 +1,77 @@
+"""Report stage: the report's vocabulary (severity, overall, a live finding, the assessment, durations in words).
+
+The floor below everything that judges or renders: the rules and the evaluator (through
+health.model, which re-exports it with the evidence states), reports.document, reports.severity
+and reports.units all use these names, so reports/ never imports health/. Stdlib only.
+"""
+from __future__ import annotations
+
+import enum
+from collections import namedtuple
+from types import MappingProxyType
+
+
+class Severity(str, enum.Enum):
+    """Result of one check. `rank` orders them; `unknown` is reserved for an auditor failure."""
+
+    OK = "ok"
+    WARN = "warn"
+    CRITICAL = "critical"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+
+_RANK = {Severity.OK: 0, Severity.WARN: 1, Severity.CRITICAL: 2}
+
+
+class Overall(str, enum.Enum):
+    OK = "ok"
+    WARN = "warn"
+    CRITICAL = "critical"
+    UNKNOWN = "unknown"  # the auditor itself could not run (usage or internal error)
+
+    @property
+    def rank(self) -> int:
+        """0 ok, 1 warn, 2 critical, 3 unknown: the one order every format uses (and Prometheus' value)."""
+        return _OVERALL_RANK[self]
+
+
+_OVERALL_RANK = {Overall.OK: 0, Overall.WARN: 1, Overall.CRITICAL: 2, Overall.UNKNOWN: 3}
+
+
+class Finding(namedtuple("Finding", "id severity message detail entry", defaults=(MappingProxyType({}), None))):
+    """One check's result. `detail` may carry `measured`, `threshold` and `unit` for reporters.
+
+    id, message: str; severity: Severity; detail: Mapping[str, Any] (an empty read-only one by default); entry:
+    the catalogue's Match (health.catalogue) or None: carried from the Problem or Ok that reported it; None for
+    an id made by hand, which no report joins to the catalogue.
+    """
+
+    __slots__ = ()
+
+
+class Assessment(namedtuple("Assessment", "findings")):
+    """Every finding of one run. findings: tuple[Finding, ...]."""
+
+    __slots__ = ()
+
+    @property
+    def overall(self) -> Overall:
+        worst = max((f.severity.rank for f in self.findings), default=0)
+        return Overall(Severity.OK.value if worst == 0 else Severity.WARN.value if worst == 1 else Severity.CRITICAL.value)
+
+    def counts(self) -> dict[str, int]:
+        counts = {severity.value: 0 for severity in (Severity.CRITICAL, Severity.WARN, Severity.OK)}
+        for item in self.findings:
+            counts[item.severity.value] += 1
+        return counts
+
+
+def human_ms(ms: float) -> str:
+    """A duration in words, as the rules' messages and the tables write it: `1.5 h`, `40 ms`."""
+    for size, unit in ((86_400_000, "d"), (3_600_000, "h"), (60_000, "min"), (1000, "s")):
+        if abs(ms) >= size:
+            return f"{ms / size:.1f} {unit}"
+    return f"{ms:.0f} ms"

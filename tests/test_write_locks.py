@@ -12,7 +12,8 @@ import pytest
 
 from tests.write_support import tree  # noqa: F401 (fixture)
 
-from cortex.hot.locks import LOCK_STALE_MS, Seen, parse_stamp, stale_reason
+from cortex.hot.locks import LOCK_STALE_MS, Seen, _break, _inspect, acquire, parse_stamp, stale_reason
+from cortex.core import checkpoints
 from cortex.core.timestamps import iso_from_ms
 
 HOST = socket.gethostname()
@@ -59,6 +60,39 @@ def test_a_zombie_holder_is_gone():
         assert stale_reason(seen(stamp(child.pid)), now_ms(), HOST) == "holder-process-gone"
     finally:
         child.wait()
+
+
+def test_a_lock_released_and_taken_again_while_judged_is_never_moved(tmp_path):
+    # a holder judged gone (a zombie that released properly) and a new holder since: the breaker's view is stale
+    path = str(tmp_path / "x.lock")
+    events = []
+    first = acquire(path, on_event=events.append, wait_ms=100)
+    judged = _inspect(path)
+    first.release()
+    second = acquire(path, on_event=events.append, wait_ms=100)
+    before = os.lstat(path)
+    assert _break(path, judged) is False
+    after = os.lstat(path)  # not renamed aside and linked back: a third writer never saw the path free
+    assert (after.st_ino, after.st_ctime_ns, after.st_nlink) == (before.st_ino, before.st_ctime_ns, before.st_nlink)
+    second.release()
+    assert not os.path.exists(path) and events == []
+
+
+def test_a_holder_whose_lock_vanished_releases_with_an_event_not_a_crash(tmp_path):
+    path = str(tmp_path / "x.lock")
+    events = []
+    held = acquire(path, on_event=events.append, wait_ms=100)
+
+    def breaker_moves_it(point):  # a breaker renames it aside between our stamp check and our unlink
+        if point == "lock-release-checked":
+            os.rename(path, path + ".aside")
+
+    checkpoints.install(breaker_moves_it)
+    try:
+        held.release()
+    finally:
+        checkpoints.install(None)
+    assert [event["reason"] for event in events] == ["replaced-while-held"]
 
 
 def _lock(tree):

@@ -8,8 +8,11 @@ age second:
 - holder on this host and alive → respected: we wait a bounded time, then refuse (ELOCK_HELD);
 - unverifiable holder (another host, unreadable stamp) → respected for 5 minutes, then broken.
 Every unknown resolves toward "alive": the failure mode is a refused write, never two writers.
-Breaking is race-safe: the lock is renamed aside and checked to be exactly the one judged
-stale; a lock taken meanwhile is put back. Stamps use the physical clock because they are
+Breaking is race-safe: the lock is looked at again just before it is moved (a holder judged
+gone may have released it and another taken it while we judged: a zombie that released is
+still "gone"), then renamed aside and checked to be exactly the one judged stale; a lock taken
+in that instant is put back. A holder whose lock vanished anyway releases with an event, never a
+crash. Stamps use the physical clock because they are
 compared with process start times; event rows get the core clock from the caller.
 """
 from __future__ import annotations
@@ -126,6 +129,9 @@ def _try_create_without_link(path: str, stamp: bytes) -> bool:
 
 
 def _break(path: str, seen: Seen) -> bool:
+    now = _inspect(path)
+    if now is None or now[:3] != seen[:3]:  # released or replaced since we judged it: never move a live one
+        return False
     aside = temp_name_for(path)  # a dot-named temp: cleaned up like any other if we die here
     try:
         os.rename(path, aside)
@@ -167,7 +173,13 @@ class HeldLock:
             self._on_event({"event": LOCK_LOST, "reason": "replaced-while-held", "lock": self.path,
                             "detail": "our lock was broken or replaced while we held it; left in place"})
             return
-        os.unlink(self.path)
+        reached("lock-release-checked")
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:  # a breaker moved it in the instant after we read it (it puts it back)
+            self._on_event({"event": LOCK_LOST, "reason": "replaced-while-held", "lock": self.path,
+                            "detail": "our lock was moved aside while we released it"})
+            return
         reached("lock-released")
 
     def __enter__(self) -> "HeldLock":

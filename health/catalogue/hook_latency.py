@@ -14,7 +14,9 @@ HOOK_SLOW = Problem(
     "fire: reviewer-fires.jsonl, gate: the reports in memory-health.jsonl) is above half the timeout "
     "settings.json registers for it (its `timeout`, else Claude Code's 60 s). The agent kills a hook at its "
     "timeout and the prompt goes on without memory. Durations are measured inside the command: the "
-    "interpreter's start-up is not in them, so the real margin is a little smaller.",
+    "interpreter's start-up is not in them, so the real margin is a little smaller. The gate returns at once "
+    "and its check runs detached after the Stop hook: its durations are the check's, which a deadline "
+    "(`--timeout`) ends with an overrun report, so a slow gate costs reports, not the agent's time.",
     ("a large corpus without the search cache (recall)", "a slow or busy disk, or a network file system",
      "a machine under heavy load", "a timeout set too low in settings.json"),
     "See which step is slow with `cortex-health probe` (it times the whole hook as the agent runs it); for "

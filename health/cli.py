@@ -35,10 +35,9 @@ UNKNOWN_EXIT = 3
 def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *, output: Output | None = None,
          options: Options | None = None, environ: Mapping[str, str] | None = None) -> int:
     """Print the overall-unknown report (in the chosen format when known) and return 3, whatever else is broken."""
-    from cortex.core.timestamps import now_ms
     from reports.document import unknown_report
 
-    report = unknown_report(reason, now_ms=now_ms(), root=root)
+    report = unknown_report(reason, now_ms=_stamp(options, os.environ if environ is None else environ), root=root)
     if options is not None and options.prometheus_textfile:
         _unknown_textfile(report, options, os.environ if environ is None else environ, stderr)
     if options is not None and options.otlp:
@@ -47,6 +46,18 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
         write_quietly(stdout, _json_text(report) + "\n")
     write_quietly(stderr, f"cortex-health: {reason}\n")
     return UNKNOWN_EXIT
+
+
+def _stamp(options: Options | None, environ: Mapping[str, str]) -> int:
+    """The injected clock (--now, else CORTEX_HEALTH_NOW) when it can be read, else the system's."""
+    from cortex.core.timestamps import now_ms
+
+    try:
+        from thresholds.clock import resolve_clock
+
+        return resolve_clock(options.now if options is not None else None, environ).now_ms
+    except Exception:  # noqa: BLE001 - the unknown report is printed whatever else is broken
+        return now_ms()
 
 
 def _json_text(report: Report) -> str:

@@ -6,7 +6,8 @@ import io
 import pytest
 
 from health.cli import run
-from tests.health_support import DEMO, clean_env, copy_demo, run_cli
+from tests.health_support import DEMO, NOW_MS, clean_env, copy_demo, run_cli
+from cortex.core.timestamps import iso_from_ms
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -27,6 +28,14 @@ def test_unusable_root_exits_3(tmp_path):
     result = run_cli(root=tmp_path / "absent")
     assert result.code == 3 and "is not a directory" in result.report["reason"]
     assert result.report["root"] == str(tmp_path / "absent")
+
+
+def test_the_unknown_report_keeps_the_injected_clock(tmp_path):
+    # --now (or CORTEX_HEALTH_NOW) stamps every report, the one printed when the audit cannot run included
+    assert run_cli(root=tmp_path / "absent").report["ts"] == iso_from_ms(NOW_MS)
+    usage = run_cli("--bogus", root=copy_demo(tmp_path), now=None,
+                    env=clean_env(CORTEX_HEALTH_NOW=iso_from_ms(NOW_MS - 60_000)))
+    assert usage.code == 3 and usage.report["ts"] == iso_from_ms(NOW_MS - 60_000)
 
 
 def test_invalid_no_write_value_is_a_usage_error(tmp_path):

@@ -17,7 +17,7 @@ PACKAGES = ("cortex", "thresholds", "collectors", "health", "reports")
 # the floors, lowest first: a folder each, except health/, which holds two
 FLOORS = ("cortex", "thresholds", "collectors", "reports", "judgement", "application")
 # health/'s judge (the rest of health/ is the application around it); to become its own subpackage (issue 26)
-JUDGEMENT = ("health.model", "health.findings", "health.evaluate", "health.rules", "health.catalogue", "health.checks")
+JUDGEMENT = ("health.judge.model", "health.judge.findings", "health.judge.evaluate", "health.judge.rules", "health.judge.catalogue", "health.judge.checks")
 
 
 def module_name(path: Path) -> str:
@@ -95,9 +95,9 @@ def test_there_is_no_import_cycle():
 
 def test_the_checks_find_a_back_arrow_and_a_cycle():
     # the detectors themselves: a reports module importing the CLI is an upward edge
-    assert floor("reports.document") < floor("health.cli") and floor("collectors.jsonl") < floor("health.model")
-    assert floor("thresholds.clock") < floor("collectors.runner") < floor("reports.hints") < floor("health.checks")
-    assert floor("health.catalogue.find") > floor("reports.report")  # a stored line's lookup is passed in
+    assert floor("reports.document") < floor("health.cli") and floor("collectors.jsonl") < floor("health.judge.model")
+    assert floor("thresholds.clock") < floor("collectors.runner") < floor("reports.hints") < floor("health.judge.checks")
+    assert floor("health.judge.catalogue.find") > floor("reports.report")  # a stored line's lookup is passed in
 
 
 def test_no_module_is_over_300_lines():

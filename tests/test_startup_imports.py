@@ -78,7 +78,7 @@ def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     modules = modules_after("health", [*args, "--root", str(root), "--now", NOW], clean_env(), tmp_path)
     # The gate's parent only parses, locks and forks its detached check: no check list, no collector (but the
     # status line's path names, collectors.paths), no subprocess.
-    extra = ("health.checks", "collectors", "subprocess") if args[0] == "gate" else ()
+    extra = ("health.judge.checks", "collectors", "subprocess") if args[0] == "gate" else ()
     # Records are named tuples (a dataclass costs ~0.5 ms to define); the host name comes from os.uname;
     # typing (~2 ms) only behind TYPE_CHECKING.
     found = heavy_in(modules, extra + ("dataclasses", "inspect", "socket", "secrets", "typing"))

@@ -35,7 +35,7 @@ NOW_S = 1796040000 - 3600  # an hour before NOW: the demo's files are fresh, as 
 HEAVY = ("pydantic", "pydantic_core", "rich", "psutil", "yaml", "jsonschema", "hypothesis", "http.server",
          "cortex.review.reviewer", "cortex.benchmark", "cortex.commands.benchmark", "concurrent.futures", "asyncio")
 PACKAGES = ("cortex", "collectors", "thresholds", "health", "reports")
-GATE_PARENT_HEAVY = ("health.checks", "collectors", "subprocess")  # the gate's parent only parses and waits for its child
+GATE_PARENT_HEAVY = ("health.judge", "collectors", "subprocess")  # the gate's parent only parses and waits for its child
 
 
 def build_tree(home: Path, records: int, env: dict) -> Path:

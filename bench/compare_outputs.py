@@ -8,9 +8,9 @@ interpreter and saves, one file per call (argv, exit code, stdout, stderr, byte 
     fixtures/dense-context, fixtures/cjk and fixtures/bench-demo (auto layout and --layout
     lifeos), a set of broken LifeOS trees (tests/health_scenarios.py and friends, singly and
     all at once) and broken Dense Context trees (tests/test_dense_context.py's CASES);
-  * then, on the trees of PUBLISHED, a publishing run and the gate (the files they wrote: the published lines,
-    the checkpoint), the status line, history and history --verify, and on the demo and
-    Dense Context trees the dashboard's pages (`serve`);
+  * then, on the trees of PUBLISHED, a publishing run and the gate, waited for until its detached check has
+    exited (the files they wrote: the published lines, the checkpoint), the status line, history and
+    history --verify, and on the demo and Dense Context trees the dashboard's pages (`serve`);
   * --list-checks (text, --json, per layout), `explain` of every listed id, of every bare form
     and of an unknown id, every --help and usage error of cortex-health and cortex, and a few
     cortex read commands.
@@ -112,6 +112,7 @@ def publish_runs(run: Runner, name: str, folder: Path, root: Path, extra: list[s
     base = ["--root", str(root), "--now", NOW, *extra]
     run.health(f"{name}/publish-json", *base, "--format", "json")
     run.health(f"{name}/gate", "gate", "--timeout", "60", *base)
+    wait_for_the_gates_check(root, log)
     after = snapshot(folder)
     for rel in sorted(set(after) - set(before) | {r for r in after if r in before and after[r] != before[r]}):
         run.save_file(f"{name}/written/{rel.replace('/', '__')}", folder / rel)
@@ -123,6 +124,20 @@ def publish_runs(run: Runner, name: str, folder: Path, root: Path, extra: list[s
     run.health(f"{name}/history-verify", "history", "--root", str(root), "--verify")
     if dashboard:
         run.dashboard(f"{name}/dashboard", root, extra)
+
+
+def wait_for_the_gates_check(root: Path, log: Path) -> None:
+    """Until the gate's detached check has exited, so what is read back next does not depend on how fast it ran:
+    the check holds an flock on the folder it publishes to (the log's folder, else the root) until it exits."""
+    import fcntl
+
+    for folder in (log.parent, root):
+        if folder.is_dir():
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # blocks while the check runs (its --timeout ends it)
+            finally:
+                os.close(fd)  # closing releases the lock
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

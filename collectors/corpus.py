@@ -1,4 +1,4 @@
-"""Collect stage: the canonical corpus loaded exactly as `cortex search` and `cortex recall` load it. Called through health.checks.
+"""Collect stage: the canonical corpus loaded exactly as `cortex search` and `cortex recall` load it. Called through health.judge.checks.
 
 Retrieval dies with one bad note: a duplicate id or an impossible date makes every search exit 4
 and every recall print nothing. So the auditor loads the corpus in-process through the read

@@ -1,4 +1,4 @@
-"""Collect stage: reviewer items whose dispatch failed and that were kept but not replayed yet. Called through health.checks.
+"""Collect stage: reviewer items whose dispatch failed and that were kept but not replayed yet. Called through health.judge.checks.
 
 The reviewer keeps them in O/reviewer-runs/<runId>/failed-items.json; `cortex review replay`
 writes replayed.json beside them once all went through. That marker is derived (it records a

@@ -1,9 +1,9 @@
 """Collect stage: the hash chain of O/memory-health.jsonl, verified from the last verified point (the checkpoint).
 
-Called through health.checks. Measures only: whether the log and the checkpoint can
+Called through health.judge.checks. Measures only: whether the log and the checkpoint can
 be read, where verification started, the head sequence, the first break (line, kind,
 why) and the lines after the chain started that lack a link. The judgement is
-health.rules.health_history. No key of this evidence is named "chain", so the only such
+health.judge.rules.health_history. No key of this evidence is named "chain", so the only such
 key in a published line is its own link.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Collect stage: the memory loop's heartbeats, the memory system's newest write and the agent's activity. Called through health.checks.
+"""Collect stage: the memory loop's heartbeats, the memory system's newest write and the agent's activity. Called through health.judge.checks.
 
 Each hook leaves a heartbeat: render the surface heartbeat (LIFEOS/MEMORY/STATE/
 delta-surface-heartbeat, an ISO instant), recall the newest row of memory-retrievals.jsonl,

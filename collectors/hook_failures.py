@@ -1,4 +1,4 @@
-"""Collect stage: each hook's newest recorded failure (O/hook-failures.jsonl) beside its newest heartbeat. Called through health.checks.
+"""Collect stage: each hook's newest recorded failure (O/hook-failures.jsonl) beside its newest heartbeat. Called through health.judge.checks.
 
 The hooks append a row (cortex.hookrows, shared with their writer cortex.hookfailures) whenever
 they cannot do their job; this reads the log's last TAIL_ROWS rows from the end (bounded, so

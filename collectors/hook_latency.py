@@ -1,4 +1,4 @@
-"""Collect stage: how long the memory hooks take in real use, against the timeout the agent gives them. Called through health.checks.
+"""Collect stage: how long the memory hooks take in real use, against the timeout the agent gives them. Called through health.judge.checks.
 
 Each hook records its own duration in its log: recall in memory-retrievals.jsonl
 (`duration_ms`, the reference's row), fire in reviewer-fires.jsonl (`duration_ms`, written

@@ -1,4 +1,4 @@
-"""Collect stage: what the hot-memory entries say, against the curation contract (seed 002 §2.4, §3). Called through health.checks.
+"""Collect stage: what the hot-memory entries say, against the curation contract (seed 002 §2.4, §3). Called through health.judge.checks.
 
 For PRINCIPAL_MEMORY.md and DA_MEMORY.md: the entries phrased as commands, shaped like a
 prompt injection, repeated, or holding ephemera (collectors.hot_patterns, hot_ephemera,

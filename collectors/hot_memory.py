@@ -1,6 +1,6 @@
 """Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
 
-Called through the check list (health.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
+Called through the check list (health.judge.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
 this module only reads each file safely and keeps counts plus a bounded list of the
 entries the next curation write would silently drop, and of the lines of the entry block that
 are not entries at all (hand edits: their line and the rule they break, never their text).

@@ -1,6 +1,6 @@
 """Collect stage: index evidence, the adopted-index manifest or the no-index policy marker.
 
-Called through the check list (health.checks). A manifest, when present, supersedes the marker and is
+Called through the check list (health.judge.checks). A manifest, when present, supersedes the marker and is
 verified byte for byte: the canonical corpus digest of M and the index file's SHA-256 are
 recomputed. The marker alone is the healthy no-index-v1 state, proven without hashing.
 """

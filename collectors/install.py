@@ -1,4 +1,4 @@
-"""Collect stage: the memory loop's install (hook and tool files, hook registrations, hook commands, subagent flags). Called through health.checks.
+"""Collect stage: the memory loop's install (hook and tool files, hook registrations, hook commands, subagent flags). Called through health.judge.checks.
 
 The install kind decides what is required:
 - cortex-native: the effective ROOT/settings.json registers at least one cortex hook command

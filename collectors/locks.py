@@ -1,4 +1,4 @@
-"""Collect stage: write locks, their holders and the lock event log. Called through health.checks.
+"""Collect stage: write locks, their holders and the lock event log. Called through health.judge.checks.
 
 Stamp locks are the governed writers' `<file>.lock` ({pid, host, ts, token}, cortex.hot.locks): the
 two hot files' locks and every `*.lock` directly under O (review state, proposals). For each

@@ -1,6 +1,6 @@
 """Collect stage: whether ROOT holds the LifeOS memory tree (LIFEOS/MEMORY), and where one is if not.
 
-Called through the check list (health.checks), first, since every other LifeOS collector reads
+Called through the check list (health.judge.checks), first, since every other LifeOS collector reads
 below it; health.layouts uses `nearby_tree` for its usage error. Looks only at folder names.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Collect stage: observability volume, every *.jsonl and *.log under O (recursively).
 
-Called through the check list (health.checks). Measures bytes, file count and oldest/newest mtime
+Called through the check list (health.judge.checks). Measures bytes, file count and oldest/newest mtime
 from lstat alone (no content is read). Symlinks are never followed; a symlinked or
 non-regular log and an unreadable folder are counted and named, never silently skipped.
 """

@@ -1,6 +1,6 @@
 """Collect stage: proposal evidence, the pending rows of O/pending-proposals.jsonl.
 
-Called through the check list (health.checks). Pending means `status` is exactly the string "pending".
+Called through the check list (health.judge.checks). Pending means `status` is exactly the string "pending".
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Collect stage: retrieval evidence, the last row of O/memory-retrievals.jsonl.
 
-Called through the check list (health.checks). The whole file is read (a malformed line anywhere
+Called through the check list (health.judge.checks). The whole file is read (a malformed line anywhere
 counts; after the first audit only what was appended, collectors.logcursor) but only the last row is kept and checked against the row model the hook writes with
 (cortex.evidencerows).
 """

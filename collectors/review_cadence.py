@@ -1,4 +1,4 @@
-"""Collect stage: how the reviewer keeps up, the newest reviewer rows' kinds and the turns waiting for a review. Called through health.checks.
+"""Collect stage: how the reviewer keeps up, the newest reviewer rows' kinds and the turns waiting for a review. Called through health.judge.checks.
 
 Reads the tail of O/reviewer-runs.jsonl (the newest TAIL_ROWS rows, classified with the same
 shapes as collectors.reviewer), `turn_count_since_last_review` of O/review-state.json and

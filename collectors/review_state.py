@@ -1,6 +1,6 @@
 """Collect stage: reviewer cadence state, O/review-state.json.
 
-Called through the check list (health.checks). Reads the file with a size bound, keeps the scalar
+Called through the check list (health.judge.checks). Reads the file with a size bound, keeps the scalar
 fields the evaluator needs and says precisely why the file is unusable when it is.
 """
 from __future__ import annotations

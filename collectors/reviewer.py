@@ -1,6 +1,6 @@
 """Collect stage: reviewer evidence (O/reviewer-runs.jsonl and O/reviewer-runs/<runId>/).
 
-Called through the check list (health.checks). Reads the log once (after the first audit only
+Called through the check list (health.judge.checks). Reads the log once (after the first audit only
 what was appended, collectors.logcursor), keeping only the latest row and
 a summary of the last HISTORY terminal rows, and finds the newest run directory.
 """

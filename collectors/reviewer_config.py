@@ -1,4 +1,4 @@
-"""Collect stage: memory-review.json (and CORTEX_REVIEWER_COMMAND) validated as `cortex review fire` and `review run` validate it. Called through health.checks.
+"""Collect stage: memory-review.json (and CORTEX_REVIEWER_COMMAND) validated as `cortex review fire` and `review run` validate it. Called through health.judge.checks.
 
 A broken config makes `review fire` exit 1 on every Stop and `review run` exit 4: no review
 ever runs. The auditor runs the reviewer's own loader (cortex.review.reviewconfig.load_config,

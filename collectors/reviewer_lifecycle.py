@@ -1,4 +1,4 @@
-"""Collect stage: each reviewer run's lifecycle (spawned by a fire, started, terminal row). Called through health.checks.
+"""Collect stage: each reviewer run's lifecycle (spawned by a fire, started, terminal row). Called through health.judge.checks.
 
 Joins three logs by run id and time: O/reviewer-fires.jsonl (rows with `started: true` are
 spawns), O/reviewer-starts.jsonl (the `started` row a run writes before inference: runId,

@@ -1,7 +1,7 @@
 """Collect stage: run the collectors a check list names, each in isolation. Called by health.run.
 
 A collector is a plain `collect(layout)` function in its own module; which collectors run,
-and in which order, is decided by the one check list (health.checks). A collector that
+and in which order, is decided by the one check list (health.judge.checks). A collector that
 raises becomes CollectorFailure evidence and the others still run.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Collect stage: the memory root's search cache (cortex.searchcache) as evidence. Called through health.checks.
+"""Collect stage: the memory root's search cache (cortex.searchcache) as evidence. Called through health.judge.checks.
 
 Size, last write and last verification, read without changing anything: the database and its
 side files are first opened as every evidence file is (non-blocking, regular files only), then

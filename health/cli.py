@@ -126,7 +126,7 @@ def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None 
         stdout: TextIO | None = None, stderr: TextIO | None = None, checks: tuple | None = None) -> int:
     """One audit: returns the exit code, having printed the report (or the unknown report).
 
-    `checks` replaces the check list (health.checks.CHECKS): tests of collector isolation, and `cortex-health
+    `checks` replaces the check list (health.judge.checks.CHECKS): tests of collector isolation, and `cortex-health
     probe`, which runs the probe's row alone (an empty list plus --probe).
     """
     environ = os.environ if environ is None else environ

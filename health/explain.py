@@ -1,6 +1,6 @@
 """Help commands: `cortex-health explain ID...` and `cortex-health --list-checks`. Called by health.cli.
 
-Both print health.catalogue, the one source of every id's meaning: explain gives an id's
+Both print health.judge.catalogue, the one source of every id's meaning: explain gives an id's
 severity, thresholds (with their effective values and sources), meaning, likely causes and
 fix (the fix is the text -v prints under a finding); it takes an id as reported, as
 --list-checks prints it (`lock-stale:{file}`) or bare (`lock-stale`). --list-checks lists
@@ -16,9 +16,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from health.catalogue import Check, Match
-from health.catalogue.find import checks, known_ids, lookup
-from health.checks import LAYOUTS, names
+from health.judge.catalogue import Check, Match
+from health.judge.catalogue.find import checks, known_ids, lookup
+from health.judge.checks import LAYOUTS, names
 from reports.hints import fixed_limit_text
 from reports.units import threshold_value
 from thresholds.defaults import BY_NAME

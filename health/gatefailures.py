@@ -31,11 +31,11 @@ class GateFailure(CortexError):
 
 def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapsed_ms: float) -> dict[str, Any]:
     """Publish (as the check would) a report whose one finding is the missed deadline."""
-    from health.catalogue.run import HEALTH_CHECK_DEADLINE_EXCEEDED
-    from health.evaluate import outcome
+    from health.judge.catalogue.run import HEALTH_CHECK_DEADLINE_EXCEEDED
+    from health.judge.evaluate import outcome
     from health.inputs import resolve_inputs, resolve_layout, resolve_thresholds
     from health.layouts import LayoutError
-    from health.model import Assessment
+    from health.judge.model import Assessment
     from health.run import Audit, publish
     from thresholds.clock import resolve_clock
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from collectors.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
-from health.checks import LAYOUTS, CheckRow, probe_row
+from health.judge.checks import LAYOUTS, CheckRow, probe_row
 from health.layouts import LayoutError, choose
 from thresholds.clock import Clock, resolve_clock
 from thresholds.sources import EffectiveThresholds, resolve

@@ -1,4 +1,4 @@
-"""Application: which memory layout ROOT holds. Called by health.inputs; each layout's check list is in health.checks.
+"""Application: which memory layout ROOT holds. Called by health.inputs; each layout's check list is in health.judge.checks.
 
 `--layout lifeos|dense-context` (CORTEX_HEALTH_LAYOUT), default auto: a root holding
 context/AGENTS.md (or a context/ folder holding AGENTS.md) is Dense Context, a root with

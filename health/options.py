@@ -132,7 +132,7 @@ def selection(only: list[list[str]], skip: list[list[str]], checks: tuple | None
     """The collectors to run (None: all). Unknown names and an empty selection are usage errors."""
     if not only and not skip:
         return None
-    from health.checks import names
+    from health.judge.checks import names
 
     known = names() if checks is None else names(checks)
     wanted = [name for group in only for name in group] or list(known)

@@ -13,14 +13,14 @@ from collections import namedtuple
 from collections.abc import Callable, Mapping
 
 from collectors.runner import collect_all
-from health.checks import CheckRow, collectors, names, rules
-from health.evaluate import evaluate, outcome
-from health.catalogue import Problem
-from health.catalogue.run import (HEALTH_LOG_APPEND_FAILED, PROMETHEUS_TEXTFILE_REFUSED,
+from health.judge.checks import CheckRow, collectors, names, rules
+from health.judge.evaluate import evaluate, outcome
+from health.judge.catalogue import Problem
+from health.judge.catalogue.run import (HEALTH_LOG_APPEND_FAILED, PROMETHEUS_TEXTFILE_REFUSED,
                                   PROMETHEUS_TEXTFILE_WRITE_FAILED, REPORT_PATH_REFUSED, REPORT_WRITE_FAILED)
 from health.inputs import resolve_inputs, root_of
 from health.layouts import LayoutError
-from health.model import Assessment, Finding
+from health.judge.model import Assessment, Finding
 from health.runoptions import Options  # noqa: F401 - re-exported: callers and tests import it from here
 from reports.document import build_report
 from reports.report import Report

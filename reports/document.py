@@ -1,7 +1,7 @@
 """Report stage: assemble a run's typed report (reports.report.Report). Called by health.run and health.cli (exit 3).
 
 Stdlib only. Each finding and passed id already carries its catalogue entry (from the Problem
-or Ok that reported it, health.catalogue): copied here, never looked up, so no format looks
+or Ok that reported it, health.judge.catalogue): copied here, never looked up, so no format looks
 the catalogue up; `Report.document()` is the shape reports.schema.HealthReport validates and
 publishes.
 """

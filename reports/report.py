@@ -150,7 +150,7 @@ def from_document(document: Mapping[str, Any], *, lookup: Callable[[str], Any] |
     """The typed report of plain report data: a published line, a child check's JSON, a test's document.
 
     Absent keys take their empty value, so partial documents render as they always did.
-    `lookup` joins each id to its catalogue entry (health.catalogue.find.lookup, passed in by the caller
+    `lookup` joins each id to its catalogue entry (health.judge.catalogue.find.lookup, passed in by the caller
     so reports/ imports nothing from health/); without it (the status line) every entry is None and
     the catalogue is never loaded.
     """

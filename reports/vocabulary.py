@@ -1,7 +1,7 @@
 """Report stage: the report's vocabulary (severity, overall, a live finding, the assessment, durations in words).
 
 The floor below everything that judges or renders: the rules and the evaluator (through
-health.model, which re-exports it with the evidence states), reports.document, reports.severity
+health.judge.model, which re-exports it with the evidence states), reports.document, reports.severity
 and reports.units all use these names, so reports/ never imports health/. Stdlib only.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Finding(namedtuple("Finding", "id severity message detail entry", defaults
     """One check's result. `detail` may carry `measured`, `threshold` and `unit` for reporters.
 
     id, message: str; severity: Severity; detail: Mapping[str, Any] (an empty read-only one by default); entry:
-    the catalogue's Match (health.catalogue) or None: carried from the Problem or Ok that reported it; None for
+    the catalogue's Match (health.judge.catalogue) or None: carried from the Problem or Ok that reported it; None for
     an id made by hand, which no report joins to the catalogue.
     """
 

@@ -1,4 +1,4 @@
-"""Mutations of the demo tree for the hot-content checks (health.rules.hot_content): each adds entries to a hot file."""
+"""Mutations of the demo tree for the hot-content checks (health.judge.rules.hot_content): each adds entries to a hot file."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Mutations of the demo tree for the hook-latency check (health.rules.hook_latency): hook rows with durations."""
+"""Mutations of the demo tree for the hook-latency check (health.judge.rules.hook_latency): hook rows with durations."""
 from __future__ import annotations
 
 import json

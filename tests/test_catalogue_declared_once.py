@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from health import checks
-from health.catalogue import CRITICAL, WARN, Check, Ok, Problem, checks_of
-from health.catalogue.find import known_ids, lookup
+from health.judge import checks
+from health.judge.catalogue import CRITICAL, WARN, Check, Ok, Problem, checks_of
+from health.judge.catalogue.find import known_ids, lookup
 from tests.health_support import REPO
 
 # the rules, and what reports the run's outcomes (collector errors; publication; the OTLP export)
-EMITTERS = sorted((REPO / "health" / "rules").rglob("*.py")) + [REPO / "health" / name for name in (
-    "evaluate.py", "run.py", "otel/export.py")]
+EMITTERS = sorted((REPO / "health" / "judge" / "rules").rglob("*.py")) + [REPO / "health" / name for name in (
+    "judge/evaluate.py", "run.py", "otel/export.py")]
 SEVERITIES = {"warn", "critical"}
 CONSTRUCTORS = {"ok", "warn", "critical", "Finding", "Severity"}
 
@@ -55,7 +55,7 @@ def written_twice(source: str, name: str = "<rule>") -> list[str]:
     whole, prefixes = id_shapes()
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module == "health.findings":
+        if isinstance(node, ast.ImportFrom) and node.module == "health.judge.findings":
             found += [f"{name}:{node.lineno}: imports {a.name}" for a in node.names if a.name in CONSTRUCTORS]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Finding":
             found.append(f"{name}:{node.lineno}: makes a Finding")
@@ -79,7 +79,7 @@ def test_no_rule_writes_an_id_or_a_severity():
 
 
 @pytest.mark.parametrize("source", [
-    'from health.findings import warn\nyield warn("lock-stale:x", "m")',
+    'from health.judge.findings import warn\nyield warn("lock-stale:x", "m")',
     'yield LOCK.at(message="m", severity="critical")',
     'KINDS = {"duplicate-id": (DUP, "dc-duplicate-id", "the same id")}',
     'yield KINDS[kind].at(message=f"install-{kind}")',
@@ -113,8 +113,8 @@ def test_a_finding_carries_the_entry_its_id_looks_up():
 def test_every_problem_and_ok_constant_is_listed_in_its_module():
     import importlib
 
-    for path in sorted((REPO / "health" / "catalogue").glob("*.py")):
-        module = importlib.import_module(f"health.catalogue.{path.stem}")
+    for path in sorted((REPO / "health" / "judge" / "catalogue").glob("*.py")):
+        module = importlib.import_module(f"health.judge.catalogue.{path.stem}")
         declared = {value.id for value in vars(module).values() if isinstance(value, (Ok, Problem))}
         if not declared:
             continue  # the package, the lookup, the reference generator

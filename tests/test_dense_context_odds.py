@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from health.catalogue.find import known_ids, lookup
+from health.judge.catalogue.find import known_ids, lookup
 from health.explain import bare_form, bare_templates
 from tests.health_support import NOW, REPO, clean_env
 from tests.ops_support import run_command

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from health.catalogue import docs as checks_docs
-from health.catalogue.find import known_ids, problems
+from health.judge.catalogue import docs as checks_docs
+from health.judge.catalogue.find import known_ids, problems
 from tests.health_support import REPO
 from thresholds.defaults import THRESHOLDS
 
@@ -99,18 +99,18 @@ def test_the_readme_quick_start_keeps_its_two_command_lines():
 
 def test_the_checks_reference_is_what_the_generator_writes():
     assert (DOCS / "checks.md").read_text(encoding="utf-8") == checks_docs.render(), \
-        "docs/checks.md is stale: run python -m health.catalogue.docs"
+        "docs/checks.md is stale: run python -m health.judge.catalogue.docs"
 
 
 def test_the_generator_runs_as_documented_and_is_deterministic(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "health.catalogue.docs", "-"], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "health.judge.catalogue.docs", "-"], capture_output=True, text=True,
                          cwd=REPO, timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)})
     assert out.returncode == 0 and out.stdout == checks_docs.render()
-    check = subprocess.run([sys.executable, "-m", "health.catalogue.docs", "--check"], capture_output=True,
+    check = subprocess.run([sys.executable, "-m", "health.judge.catalogue.docs", "--check"], capture_output=True,
                            text=True, cwd=tmp_path, timeout=120, env={"PYTHONPATH": str(REPO)})
     assert check.returncode == 1 and "is stale" in check.stderr  # no docs/checks.md there
     written = tmp_path / "checks.md"
-    assert subprocess.run([sys.executable, "-m", "health.catalogue.docs", str(written)], cwd=REPO, timeout=120,
+    assert subprocess.run([sys.executable, "-m", "health.judge.catalogue.docs", str(written)], cwd=REPO, timeout=120,
                           env={"PYTHONPATH": str(REPO)}).returncode == 0
     assert written.read_text() == checks_docs.render()
 

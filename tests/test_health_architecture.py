@@ -8,15 +8,15 @@ import sys
 
 from collectors.layout import Layout
 from collectors.runner import Collector, collect_all
-from health import checks
+from health.judge import checks
 from thresholds.clock import resolve_clock
 from health.cli import run
-from health.evaluate import evaluate
-from health.model import Assessment, CollectorFailure, Finding, Overall, Severity
-from health.rules import Rule
+from health.judge.evaluate import evaluate
+from health.judge.model import Assessment, CollectorFailure, Finding, Overall, Severity
+from health.judge.rules import Rule
 from thresholds.sources import resolve
 from reports.formats import load, names
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from reports.report import from_document
 from tests.health_support import DEMO, NOW, REPO, clean_env, copy_demo
 
@@ -24,9 +24,9 @@ FAST_PATH = """
 import os, sys, json
 from collectors.layout import Layout
 from collectors.runner import collect_all
-from health.checks import collectors, rules
+from health.judge.checks import collectors, rules
 from thresholds.clock import resolve_clock
-from health.evaluate import evaluate
+from health.judge.evaluate import evaluate
 from reports.document import build_report
 from thresholds.sources import resolve
 layout = Layout.for_root(sys.argv[1], environ=os.environ)  # PATH: the demo's hook commands resolve

@@ -6,7 +6,7 @@ import tracemalloc
 
 from collectors import hot_memory, reviewer
 from collectors.layout import Layout
-from health.model import EvidenceStatus
+from health.judge.model import EvidenceStatus
 from tests import health_scenarios as s
 from tests.health_support import HOUR_MS, NOW_MS, copy_demo, hot, jsonl, obs, run_cli
 

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
-from health.model import EvidenceStatus
+from health.judge.model import EvidenceStatus
 from cortex.core.strictjson import parse_object
 
 

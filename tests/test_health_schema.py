@@ -6,7 +6,7 @@ import json
 import jsonschema
 import pytest
 
-from health.model import EvidenceStatus, Overall, Severity
+from health.judge.model import EvidenceStatus, Overall, Severity
 from reports.schema import generated_schema, schema_text
 from tests import health_scenarios as s
 from tests.health_support import SCHEMA_FILE, copy_demo, run_cli

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from reports.formats import text
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import copy_demo, run_cli

@@ -22,7 +22,7 @@ from collectors.hot_duplicates import duplicates
 from collectors.hot_entry_text import split_entry
 from collectors.hot_ephemera import dates, ephemeral
 from collectors.hot_patterns import imperative, injection
-from health.rules.hot_content import soon_date
+from health.judge.rules.hot_content import soon_date
 from tests.health_support import NOW_MS
 
 DATA = Path(__file__).parent / "data" / "hot_entries_labelled.jsonl"

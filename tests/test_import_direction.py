@@ -1,10 +1,12 @@
-"""Arrows run one way, by folder: cortex ← thresholds ← collectors ← reports ← health (judgement ← application).
+"""Arrows run one way, by folder: cortex ← thresholds ← collectors ← reports ← health/judge ← health.
 
 Every import in the tree (module level and inside functions, since a lazy import is still a
-dependency) is read with ast and each module is placed on its folder's floor; an import that
-runs back up, or any import cycle between our modules, fails with the exact edge. reports/
-(the report's vocabulary, value, schema and formats) imports nothing from health/: a report
-read back from a stored line is joined to the catalogue by a lookup its caller passes in.
+dependency) is read with ast and each module is placed on the floor of the deepest folder that
+holds it; an import that runs back up, or any import cycle between our modules, fails with the
+exact edge. reports/ (the report's vocabulary, value, schema and formats) imports nothing from
+health/: a report read back from a stored line is joined to the catalogue by a lookup its caller
+passes in. health/judge/ (catalogue, rules, the check list, the evaluator) imports nothing from
+the application around it in health/.
 """
 from __future__ import annotations
 
@@ -14,10 +16,8 @@ from pathlib import Path
 from tests.health_support import REPO
 
 PACKAGES = ("cortex", "thresholds", "collectors", "health", "reports")
-# the floors, lowest first: a folder each, except health/, which holds two
-FLOORS = ("cortex", "thresholds", "collectors", "reports", "judgement", "application")
-# health/'s judge (the rest of health/ is the application around it); to become its own subpackage (issue 26)
-JUDGEMENT = ("health.model", "health.findings", "health.evaluate", "health.rules", "health.catalogue", "health.checks")
+# the floors, lowest first, each a folder; a module is on the floor of the deepest folder holding it
+FLOORS = ("cortex", "thresholds", "collectors", "reports", "health/judge", "health")
 
 
 def module_name(path: Path) -> str:
@@ -30,12 +30,9 @@ def modules() -> dict[str, Path]:
 
 
 def floor(module: str) -> int:
-    top = module.split(".")[0]
-    if top == "health":
-        if module == "health":
-            return FLOORS.index("judgement")  # the package marker: imports nothing
-        return FLOORS.index("judgement" if module.startswith(JUDGEMENT) else "application")
-    return FLOORS.index(top)
+    path = module.replace(".", "/")
+    return max((index for index, folder in enumerate(FLOORS) if path == folder or path.startswith(folder + "/")),
+               key=lambda index: len(FLOORS[index]))
 
 
 def imports(module: str, path: Path, known: dict[str, Path]) -> set[str]:
@@ -95,9 +92,12 @@ def test_there_is_no_import_cycle():
 
 def test_the_checks_find_a_back_arrow_and_a_cycle():
     # the detectors themselves: a reports module importing the CLI is an upward edge
-    assert floor("reports.document") < floor("health.cli") and floor("collectors.jsonl") < floor("health.model")
-    assert floor("thresholds.clock") < floor("collectors.runner") < floor("reports.hints") < floor("health.checks")
-    assert floor("health.catalogue.find") > floor("reports.report")  # a stored line's lookup is passed in
+    assert floor("reports.document") < floor("health.cli") and floor("collectors.jsonl") < floor("health.judge.model")
+    assert floor("thresholds.clock") < floor("collectors.runner") < floor("reports.hints") < floor("health.judge.checks")
+    assert floor("health.judge.catalogue.find") > floor("reports.report")  # a stored line's lookup is passed in
+    # the judge is below the application around it: a rule importing the options runs back up
+    assert floor("health.judge.rules.locks") < floor("health.options") == floor("health")
+    assert floor("health.judge") == floor("health.judge.rules.dense_context.caps") > floor("reports.vocabulary")
 
 
 def test_no_module_is_over_300_lines():

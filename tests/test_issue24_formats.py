@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from reports.formats import load, names
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from reports.report import from_document
 from tests import hot_content_scenarios as hc
 from tests.health_support import NOW, REPO

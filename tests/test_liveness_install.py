@@ -261,7 +261,7 @@ def test_every_format_renders_the_new_ids(tmp_path):
     import io
 
     from reports.formats import load, names
-    from health.catalogue.find import lookup
+    from health.judge.catalogue.find import lookup
     from reports.report import from_document
     from tests.ops_support import audit_document
 

@@ -10,7 +10,7 @@ from tests.health_support import REPO, clean_env
 
 NEW_MODULES = [
     "collectors/paths.py", "health/cli.py", "health/options.py", "health/statusline.py", "health/gate.py",
-    "health/history.py", "health/explain.py", "health/catalogue/__init__.py", "reports/healthlog.py",
+    "health/history.py", "health/explain.py", "health/judge/catalogue/__init__.py", "reports/healthlog.py",
     "reports/measurements.py", "reports/hints.py", "reports/units.py", "reports/formats/__init__.py",
     "reports/report.py", "reports/document.py",
     "reports/formats/statusline.py", "reports/formats/prometheus.py", "reports/formats/nagios.py",

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from health import checks as check_list
-from health.catalogue import run as run_entries
-from health.catalogue.find import checks, instance_of, lookup, problems
-from health.model import CollectorFailure, CollectorSkipped
-from health.rules import Context
+from health.judge import checks as check_list
+from health.judge.catalogue import run as run_entries
+from health.judge.catalogue.find import checks, instance_of, lookup, problems
+from health.judge.model import CollectorFailure, CollectorSkipped
+from health.judge.rules import Context
 from tests import health_scenarios as s
 from tests import hook_scenarios as hooks
 from tests import liveness_scenarios as live
@@ -158,6 +158,6 @@ def test_lookup_expands_templates(finding_id):
 
 
 def test_catalogue_lives_in_small_modules():
-    for path in Path(REPO / "health" / "catalogue").glob("*.py"):
+    for path in Path(REPO / "health" / "judge" / "catalogue").glob("*.py"):
         assert path.read_text().startswith('"""'), path
         assert len(path.read_text().splitlines()) < 200, path

@@ -14,7 +14,7 @@ import pytest
 from reports.formats import FORMAT_MODULES, load, names
 from reports.formats.github import annotations, escape_data, escape_property, summary_markdown
 from reports.formats.nagios import MAX_FIRST_LINE
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import NOW, REPO, clean_env, copy_demo

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from reports.formats import load
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import NOW, copy_demo, memory

@@ -175,7 +175,7 @@ dispatch(sys.argv[1:])
 ours = ("cortex", "collectors", "health", "reports", "thresholds")
 loaded = set(sys.modules) - before
 foreign = sorted(m for m in loaded if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] not in ours)
-heavy = ("rich", "pydantic", "psutil", "argparse", "dataclasses", "typing", "health.run", "health.model")
+heavy = ("rich", "pydantic", "psutil", "argparse", "dataclasses", "typing", "health.run", "health.judge.model")
 print(foreign, sorted(name for name in heavy if name in loaded), file=sys.stderr)
 """
 

@@ -11,7 +11,7 @@ from health.otel.config import DEFAULT_TIMEOUT_MS, endpoint, headers, refusal, s
 from reports.formats import load
 from reports.otlp.encode import any_value, nanos, random_id
 from reports.otlp.resource import AttributesError, key_values, resource_attributes, store_id
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from reports.report import from_document
 from tests.health_support import NOW_MS
 from tests.ops_support import documents

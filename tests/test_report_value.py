@@ -13,14 +13,14 @@ from hypothesis import given, strategies as st
 
 from reports.document import unknown_report
 from reports.formats import load, names
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from reports.report import Report, frozen, from_document, plain
 from reports.reportjson import report_json
 from tests import health_scenarios as s
 from tests.health_support import NOW, NOW_MS, REPO, SCHEMA_FILE, clean_env, copy_demo
 from tests.ops_support import audit_report, health_log
 
-NOT_FORMATS = ("cortex.core.timestamps", "health.catalogue", "datetime", "dateutil")
+NOT_FORMATS = ("cortex.core.timestamps", "health.judge.catalogue", "datetime", "dateutil")
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +183,7 @@ def test_the_status_line_command_loads_neither_the_catalogue_nor_dataclasses(tmp
     assert health_log(root).exists()
     probe = ("import sys; sys.argv = ['x', '--root', sys.argv[1], '--now', sys.argv[2]]; "
              "sys.path.insert(0, '.'); from health.statusline import main; main(sys.argv[1:]); "
-             "print(sorted(m for m in sys.modules if m.startswith(('health.catalogue', 'health.checks', "
+             "print(sorted(m for m in sys.modules if m.startswith(('health.judge.catalogue', 'health.judge.checks', "
              "'dataclasses', 'typing'))))")
     done = subprocess.run([sys.executable, "-I", "-S", "-c", probe, str(root), NOW], capture_output=True, text=True,
                           cwd=REPO, env=clean_env())

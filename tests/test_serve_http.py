@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from tests.health_support import NOW, copy_demo, hot, memory, obs
 from tests.ops_support import health, health_log, publish_runs
 from tests.serve_support import Server, varied_history

@@ -76,9 +76,9 @@ def test_turn_commands_import_no_dataclasses(tree, tmp_path, args):  # noqa: F81
 def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     root = copy_demo(tmp_path)
     modules = modules_after("health", [*args, "--root", str(root), "--now", NOW], clean_env(), tmp_path)
-    # The gate's parent only parses, locks and forks its detached check: no check list, no collector (but the
-    # status line's path names, collectors.paths), no subprocess.
-    extra = ("health.checks", "collectors", "subprocess") if args[0] == "gate" else ()
+    # The gate's parent only parses, locks and forks its detached check: no judge (check list, rules, catalogue),
+    # no collector (but the status line's path names, collectors.paths), no subprocess.
+    extra = ("health.judge", "collectors", "subprocess") if args[0] == "gate" else ()
     # Records are named tuples (a dataclass costs ~0.5 ms to define); the host name comes from os.uname;
     # typing (~2 ms) only behind TYPE_CHECKING.
     found = heavy_in(modules, extra + ("dataclasses", "inspect", "socket", "secrets", "typing"))

@@ -1,4 +1,4 @@
-"""Collect stage: the synthetic probe through the real hooks, in a throw-away copy of the install. Called by health.checks' probe row.
+"""Collect stage: the synthetic probe through the real hooks, in a throw-away copy of the install. Called by health.judge.checks' probe row.
 
 Builds the copy (collectors.probe.sandbox), runs the registered hooks and the governed-write
 and review round trip (collectors.probe.steps) one after the other, each within its timeout

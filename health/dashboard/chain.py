@@ -2,7 +2,7 @@
 health.dashboard.handler for each page.
 
 The audit's collector (collectors.health_history: the checkpoint, checked against the line it
-points at, then only the lines after it) and its rule (health.rules.health_history) judge the
+points at, then only the lines after it) and its rule (health.judge.rules.health_history) judge the
 chain, so the page says what a fresh audit would say. While the checkpoint matches its line
 that costs the lines appended since it, whatever the size of the log. When the audit has to
 read the whole log (no checkpoint, or one the log contradicts), its evidence is kept and
@@ -25,8 +25,8 @@ from collectors.evidence import EvidenceStatus
 from collectors.healthchain import checkpoint_path
 from collectors.layout import Layout
 from cortex.core.safeio import open_regular
-from health.rules import Context
-from health.rules.health_history import judge
+from health.judge.rules import Context
+from health.judge.rules.health_history import judge
 
 NO_CONTEXT = Context(None, None)  # the chain rule reads neither thresholds nor the clock
 TAIL_BYTES = 64 * 1024

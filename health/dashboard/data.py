@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from health.catalogue.find import lookup
+from health.judge.catalogue.find import lookup
 from health.history import History, Run, read_history
 from reports.healthlog import parse_report
 from reports.measurements import measurements

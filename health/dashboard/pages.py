@@ -14,10 +14,10 @@ from typing import Any
 
 from health.dashboard import svg
 from health.dashboard.data import Window, check_histories, series
-from health.model import Overall
+from health.judge.model import Overall
 from reports.report import Finding, Report
 from reports.severity import rank
-from health.findings import human_ms
+from health.judge.findings import human_ms
 from reports.hints import detail_text, threshold_line
 
 NAV = (("/", "Verdict"), ("/history", "History"), ("/checks", "Checks"))

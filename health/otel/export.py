@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from health.catalogue.run import OTLP_EXPORT_FAILED
-from health.model import Finding
+from health.judge.catalogue.run import OTLP_EXPORT_FAILED
+from health.judge.model import Finding
 from health.otel.config import targets
 from health.otel.transport import Delivery, deliver_all
 from reports.otlp.encode import request_line

@@ -11,7 +11,7 @@ such as `github` that write beside stdout); a format ignores what it does not us
 reads everything from the report: each finding's catalogue entry (`finding.entry`: check
 key, meaning, fix, threshold name, collector) is already joined, the clock is `now_ms`
 (integer milliseconds), the order of severities is reports.severity, and the plain JSON
-data is `report.document()`. So a format never imports health.catalogue, never parses a
+data is `report.document()`. So a format never imports health.judge.catalogue, never parses a
 timestamp and keeps no severity order of its own (tests/test_report_value.py checks). Its module
 name is the `--format` value, except where FORMAT_MODULES maps a name that is not a valid
 module name (`health+json` → health_json.py, `otlp-json` → otlp_json.py). A format may also

@@ -47,7 +47,7 @@ EVIDENCE_UNJUDGED = Problem(
     "{collector}-evidence-unjudged", CRITICAL, CORTEX_COLLECTORS,
     "A collector produced evidence that no rule judged, so nothing vouches for it.",
     ("a collector added to the check list without its rule", "a check list assembled by hand"),
-    "Give the collector's row in health/checks.py its rule's judge (every row names collect, judge and "
+    "Give the collector's row in health/judge/checks.py its rule's judge (every row names collect, judge and "
     "catalogue entries).")
 
 PUBLISH_REPORT_PATH = Check("publish:report-path", "the --report-path copy was written")

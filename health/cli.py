@@ -36,8 +36,10 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
          options: Options | None = None, environ: Mapping[str, str] | None = None) -> int:
     """Print the overall-unknown report (in the chosen format when known) and return 3, whatever else is broken."""
     from reports.document import unknown_report
+    from thresholds.clock import stamp_ms
 
-    report = unknown_report(reason, now_ms=_stamp(options, os.environ if environ is None else environ), root=root)
+    now = stamp_ms(options.now if options is not None else None, os.environ if environ is None else environ)
+    report = unknown_report(reason, now_ms=now, root=root)
     if options is not None and options.prometheus_textfile:
         _unknown_textfile(report, options, os.environ if environ is None else environ, stderr)
     if options is not None and options.otlp:
@@ -46,18 +48,6 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
         write_quietly(stdout, _json_text(report) + "\n")
     write_quietly(stderr, f"cortex-health: {reason}\n")
     return UNKNOWN_EXIT
-
-
-def _stamp(options: Options | None, environ: Mapping[str, str]) -> int:
-    """The injected clock (--now, else CORTEX_HEALTH_NOW) when it can be read, else the system's."""
-    from cortex.core.timestamps import now_ms
-
-    try:
-        from thresholds.clock import resolve_clock
-
-        return resolve_clock(options.now if options is not None else None, environ).now_ms
-    except Exception:  # noqa: BLE001 - the unknown report is printed whatever else is broken
-        return now_ms()
 
 
 def _json_text(report: Report) -> str:

@@ -31,3 +31,12 @@ def resolve_clock(cli_now: str | None, environ: Mapping[str, str], system: Calla
     if parsed is None:
         return Clock(system(), source, given[:200], problem)
     return Clock(parsed, source, given)
+
+
+def stamp_ms(cli_now: str | None, environ: Mapping[str, str]) -> int:
+    """The injected clock's now, else the system's: for the report printed when the audit cannot run, whatever
+    else is broken (an unreadable --now included)."""
+    try:
+        return resolve_clock(cli_now, environ).now_ms
+    except Exception:  # noqa: BLE001
+        return now_ms()

@@ -18,7 +18,6 @@ compared with process start times; event rows get the core clock from the caller
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 import time
@@ -26,6 +25,7 @@ from collections import namedtuple
 
 from cortex.core.checkpoints import reached
 from cortex.core.durable import temp_name_for
+from cortex.core.hookjson import dumps_flat, loads
 from cortex.errors import IntegrityError
 from cortex.liferows import LOCK_CONTENDED, LOCK_LOST, STALE_LOCK_RECOVERED
 from cortex.core.liveness import host_name, process_is_gone
@@ -59,7 +59,7 @@ def _physical_now_ms() -> int:
 
 def parse_stamp(raw: bytes) -> dict | None:
     try:
-        stamp = json.loads(raw.decode("utf-8"))
+        stamp = loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
     if not isinstance(stamp, dict):
@@ -195,7 +195,7 @@ def _contention_reason(seen: Seen | None, host: str) -> str:
 
 
 def _new_stamp(host: str, token: str) -> bytes:
-    return json.dumps({"pid": os.getpid(), "host": host, "ts": iso_from_ms(_physical_now_ms()), "token": token}).encode()
+    return dumps_flat({"pid": os.getpid(), "host": host, "ts": iso_from_ms(_physical_now_ms()), "token": token}).encode()
 
 
 def acquire(path: str, *, on_event: EventSink, wait_ms: int) -> HeldLock:

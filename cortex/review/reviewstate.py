@@ -13,12 +13,12 @@ atomically. A file we cannot read is an IntegrityError, never a silent reset.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 
 from cortex.core.durable import replace_file
 from cortex.errors import IntegrityError, InvalidInput
+from cortex.core.hookjson import loads
 from cortex.core.jsjson import dumps
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.safepaths import check_regular_or_absent, memory_dir
@@ -87,7 +87,7 @@ def _read_object(path: str, shown: str) -> dict | None:
     if not check_regular_or_absent(path):
         return None
     try:
-        value = json.loads(read_bounded(path, MAX_STATE_BYTES).decode("utf-8"))
+        value = loads(read_bounded(path, MAX_STATE_BYTES).decode("utf-8"))
     except (UnsafeFile, OSError, UnicodeDecodeError, ValueError) as error:
         raise IntegrityError(f"{shown} is not readable JSON ({error}); repair or remove it") from None
     if not isinstance(value, dict):

@@ -79,10 +79,10 @@ def fold(ch: str) -> str:
     """What one character is for tag recognition: '' (invisible), ' ' (whitespace) or its folded text."""
     if ch in JS_WS:
         return " "
-    import unicodedata  # here: only text that holds a tag-like bracket is folded (the hooks' start-up pays nothing)
+    if ch.isascii():  # ASCII's control characters (category Cc) are U+0000-U+001F and U+007F
+        return "" if ch < " " or ch == "\x7f" else ch.lower()
+    import unicodedata  # here: only a non-ASCII character near a bracket needs it (a hook's `<!--` never does)
 
-    if ch.isascii():
-        return "" if unicodedata.category(ch) == "Cc" else ch.lower()
     if ch in _FILLERS:
         return ""
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", ch).casefold())

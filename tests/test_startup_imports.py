@@ -98,8 +98,9 @@ with open(sys.argv[1], "w") as handle:
 # Annotations' collections.abc, the did-you-mean hint and the root-shape explanations (errors only) never load either;
 # the render's root needs no shape check, and the private-tag check folds ASCII (the hot files' `<!--`) without
 # unicodedata.
-NOT_ON_HOOK_PATHS = ("json", "math", "collections.abc", "cortex.core.spelling", "unicodedata")
-NOT_ON_RENDER = ("cortex.rootshape",)
+NOT_ON_HOOK_PATHS = ("json", "math", "collections.abc", "cortex.core.spelling", "unicodedata", "cortex.core.numbers",
+                     "cortex.write.refusals")
+NOT_ON_RENDER = ("cortex.rootshape", "errno")
 NOT_ON_FIRE = ()
 
 

@@ -1,4 +1,4 @@
-"""The prompt hook's string searches agree with the patterns they replaced (cortex.hot.hotmemory, cortex.core.privatetags)."""
+"""The hooks' string searches agree with the patterns they replaced (hotmemory, privatetags, reviewstate)."""
 from __future__ import annotations
 
 import re
@@ -40,3 +40,16 @@ def test_ascii_folds_without_unicodedata_as_with_it():
         if ch in " \t\n\x0b\x0c\r":
             continue  # JavaScript whitespace folds to a space before anything else
         assert fold(ch) == ("" if unicodedata.category(ch) == "Cc" else ch.lower())
+
+
+@given(st.text(alphabet=st.sampled_from("aZ09._-/ é\n"), max_size=130) | st.text(max_size=5))
+def test_session_ids_are_judged_as_the_pattern_judged_them(value):
+    from cortex.review.reviewstate import is_safe_session
+
+    assert is_safe_session(value) == bool(re.match(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z", value))
+
+
+def test_session_id_length_limit():
+    from cortex.review.reviewstate import is_safe_session
+
+    assert is_safe_session("a" * 128) and not is_safe_session("a" * 129) and not is_safe_session("")

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections import namedtuple
 
-from cortex.hot.hotmemory import PREFIX_PATTERN, PROVENANCE_TAGS
+from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
 
 SHOWN_CHARS = 160
 _TAG = re.compile(r"\s*(?:" + "|".join(re.escape(tag) for tag in PROVENANCE_TAGS) + r")\s*$")
@@ -28,9 +28,9 @@ class Entry(namedtuple("Entry", "line text prefix body")):
 
 
 def split_entry(line: int, text: str) -> Entry:
-    match = PREFIX_PATTERN.match(text)
-    prefix = match.group(1) if match else ""
-    body = text[match.end():] if match else text
+    length = prefix_length(text)
+    prefix = text[:length - 2] if length else ""  # the word before ": "
+    body = text[length:]
     return Entry(line, text, prefix, _TAG.sub("", body).strip())
 
 

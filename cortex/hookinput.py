@@ -70,10 +70,10 @@ def read_hook_payload(stream=None, *, limit: int = MAX_PAYLOAD_BYTES, wait_s: fl
         data = _read_fd(fd, limit, wait_s)
     if not data.strip():
         return None
-    import json
+    from cortex.core.hookjson import loads
 
     try:
-        payload = json.loads(data.decode("utf-8"))
+        payload = loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise InvalidInput("the hook payload on stdin is not valid JSON") from None
     if not isinstance(payload, dict):

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import os
 from collections import namedtuple
-from collections.abc import Container, Iterable, Mapping  # not typing: 6 ms of start-up for annotations alone
 from io import TextIOBase as TextIO
 
-from cortex.core.numbers import whole_setting
-from cortex.core.spelling import did_you_mean
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.core.timestamps import now_ms, parse_timestamp_ms
 from cortex.layout import MEMORY_PARTS
-from cortex.rootshape import explained, refuse_memory_root_as_root
+
+TYPE_CHECKING = False  # annotations only: collections.abc costs every hook's start-up ~0.4M instructions
+if TYPE_CHECKING:
+    from collections.abc import Container, Iterable, Mapping  # not typing: 6 ms of start-up
 
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
 COMMON_OPTIONS = frozenset({"--memory-root", "--root", "--adapter"})
@@ -76,6 +76,8 @@ class Invocation:
 
     def count_option(self, name: str, default: int, high: int) -> int:
         """A whole-number option from 1 to `high` in ASCII digits (`default` when absent); else invalid_input."""
+        from cortex.core.numbers import whole_setting
+
         return whole_setting(name, self.option(name), default, 1, high)
 
     @property
@@ -86,6 +88,8 @@ class Invocation:
         """runtime override → --memory-root → --root/LIFEOS/MEMORY → CORTEX_MEMORY_ROOT → ~/.claude/LIFEOS/MEMORY."""
         root = self.option("--root")
         if root and not self.memory_root_override:
+            from cortex.rootshape import refuse_memory_root_as_root
+
             refuse_memory_root_as_root(os.path.abspath(os.path.expanduser(root)))
         chosen = (
             self.memory_root_override
@@ -152,6 +156,8 @@ class Invocation:
             # Not a bug in cortex: a canonical file or folder the user cannot read (exit 4, named).
             raise IntegrityError(f"Canonical path is not readable: {error.filename} ({error.strerror})") from None
         except IntegrityError as error:
+            from cortex.rootshape import explained
+
             raise explained(error, root) from None
 
 
@@ -181,6 +187,8 @@ def _unknown_command(args: list[str], known: Iterable[str]) -> InvalidInput:
         return InvalidInput(f"{args[0]} requires one of: {', '.join(GROUPS[args[0]])} (see `cortex {args[0]} --help`)")
     # The reference's own message, kept word for word (scripts match on it), then the closest command;
     # `cortex --help` lists them all.
+    from cortex.core.spelling import did_you_mean  # a hint only for a bad command line
+
     word = args[0] if args else ""
     hint = did_you_mean(word, sorted(known)) if word and not word.startswith("-") else ""
     return InvalidInput(f"Unknown command: {word or '(missing)'}{hint}")
@@ -223,6 +231,8 @@ def parse_arguments(args: list[str], commands: Mapping[str, CommandSpec],
             continue
         arg, joined, inline = arg.partition("=")  # --opt=value is --opt value
         if arg not in spec.allowed:
+            from cortex.core.spelling import did_you_mean
+
             raise InvalidInput(f"Unknown option for {command}: {arg}{did_you_mean(arg, sorted(spec.allowed), 0.75)}")
         if arg in options:
             raise InvalidInput(f"Duplicate option: {arg}")

@@ -85,6 +85,37 @@ def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     assert [name for name in found if name not in ("collectors", "collectors.paths")] == []
 
 
+# What `import json` (its decoder and scanner compile patterns: ~5M instructions) and the rest cost a Stop or
+# prompt hook that needs none of it: the hooks read and write JSON through cortex.core.hookjson (`_json`).
+_BARE_CHILD = """
+import sys
+preloaded = set(sys.modules)
+from cortex.cli import main
+main(sys.argv[2:])
+with open(sys.argv[1], "w") as handle:
+    handle.write("\\n".join(sorted(set(sys.modules) - preloaded)))
+"""
+# Annotations' collections.abc, the did-you-mean hint and the root-shape explanations (errors only) never load either;
+# the render's root needs no shape check, and the private-tag check folds ASCII (the hot files' `<!--`) without
+# unicodedata.
+NOT_ON_HOOK_PATHS = ("json", "math", "collections.abc", "cortex.core.spelling", "unicodedata", "cortex.core.numbers",
+                     "cortex.write.refusals")
+NOT_ON_RENDER = ("cortex.rootshape", "errno")
+NOT_ON_FIRE = ()
+
+
+@pytest.mark.parametrize("args,stdin", [
+    (["hot", "render"], ""), (["review", "fire", "--session", "s1"], ""),
+    (["review", "fire"], json.dumps({"session_id": "s2", "transcript_path": "/nowhere.jsonl"}))])
+def test_prompt_and_stop_hooks_import_no_json_module(tree, tmp_path, args, stdin):  # noqa: F811 - fixture
+    out = tmp_path / "modules.txt"
+    proc = subprocess.run([sys.executable, "-c", _BARE_CHILD, str(out), *args], input=stdin, capture_output=True,
+                          text=True, env=tree.env(), cwd=str(REPO), timeout=120)
+    assert out.exists(), proc.stderr
+    assert proc.returncode == 0 and proc.stderr == ""  # (only a bad payload's error loads json, to word it)
+    assert heavy_in(set(out.read_text().split()), NOT_ON_HOOK_PATHS + (NOT_ON_RENDER if args[0] == "hot" else NOT_ON_FIRE)) == []
+
+
 def test_the_command_table_names_every_registered_command_and_its_module():
     specs = registry()
     assert set(_COMMAND_MODULES) == set(specs)

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable
 
 from cortex.core.checkpoints import reached
 from cortex.core.safepaths import FILE_MODE
+
+TYPE_CHECKING = False  # annotations only: collections.abc costs every hook's start-up ~0.4M instructions
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import re
 
-from cortex.core.numbers import ascii_decimal
 
 # ECMAScript WhiteSpace + LineTerminator: what JS `\s` and String.prototype.trim() use.
 JS_WS = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -50,6 +49,8 @@ def js_number(text: str) -> float:
     s = js_trim(text)
     if s == "":
         return 0.0
+    from cortex.core.numbers import ascii_decimal  # here: the prompt hook parses no number
+
     decimal = ascii_decimal(s)  # ASCII digits only, like JavaScript
     if decimal is not None:
         return decimal

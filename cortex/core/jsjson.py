@@ -6,13 +6,10 @@ envelopes and digests must be byte-identical to the reference, so they go throug
 from __future__ import annotations
 
 import functools
-import json
-import math
 import re
 
+from cortex.core.hookjson import encode_string as _string  # json's C encoder, without importing json
 from cortex.core.jscompat import js_number_to_string
-
-_string = json.encoder.encode_basestring  # ensure_ascii=False flavour, C-accelerated
 
 
 @functools.cache
@@ -20,7 +17,11 @@ def _surrogate() -> re.Pattern[str]:  # compiled when a string first holds one (
     return re.compile("[\ud800-\udfff]")
 
 
-_PLAIN = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False).encode
+@functools.cache
+def _plain():  # json's C encoder, made when a record view is first written (the hooks write none)
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False, allow_nan=False).encode
 
 
 def _escape_surrogate(match: re.Match) -> str:
@@ -45,7 +46,7 @@ def dumps_plain_utf8(value) -> bytes:
     only floats differ, so callers pass float-free values (tests compare the two). A lone
     surrogate is the one thing UTF-8 cannot encode: only then is it escaped as JS does.
     """
-    text = _PLAIN(value)
+    text = _plain()(value)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
@@ -64,7 +65,7 @@ def _encode(value, out: list[str]) -> None:
     elif isinstance(value, int):
         out.append(str(value))
     elif isinstance(value, float):
-        out.append(js_number_to_string(value) if math.isfinite(value) else "null")
+        out.append(js_number_to_string(value) if value - value == 0.0 else "null")  # finite (not math.isfinite: the hooks import no math)
     elif isinstance(value, dict):
         out.append("{")
         first = True

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 from cortex.core.jscompat import JS_WS, JS_WS_CLASS
 
@@ -80,8 +79,10 @@ def fold(ch: str) -> str:
     """What one character is for tag recognition: '' (invisible), ' ' (whitespace) or its folded text."""
     if ch in JS_WS:
         return " "
-    if ch.isascii():
-        return "" if unicodedata.category(ch) == "Cc" else ch.lower()
+    if ch.isascii():  # ASCII's control characters (category Cc) are U+0000-U+001F and U+007F
+        return "" if ch < " " or ch == "\x7f" else ch.lower()
+    import unicodedata  # here: only a non-ASCII character near a bracket needs it (a hook's `<!--` never does)
+
     if ch in _FILLERS:
         return ""
     decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", ch).casefold())
@@ -106,6 +107,8 @@ def _folded_head(text: str, start: int, stop: int) -> str:
 
 def _is_folded_opener(body: str) -> bool:
     """A well-formed opener in another spelling: its fold has the reference's shape, nothing hidden inside."""
+    import unicodedata
+
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in body if ch not in JS_WS):
         return False  # a control or format character inside a tag is an evasion: fail closed
     return _folded_opener().match("".join(fold(ch) for ch in body)) is not None

@@ -7,7 +7,6 @@ redirect a write outside the tree, so it is an integrity_error, never followed.
 """
 from __future__ import annotations
 
-import errno
 import os
 import stat
 
@@ -62,7 +61,7 @@ def check_regular_or_absent(path: str) -> bool:
     except FileNotFoundError:
         return False
     except OSError as error:
-        if error.errno == errno.ENOTDIR:
+        if isinstance(error, NotADirectoryError):  # errno ENOTDIR (not the errno module: a hook's start-up)
             raise IntegrityError(f"Not a directory on the way to: {path}") from None
         raise
     if stat.S_ISLNK(info.st_mode):

@@ -23,24 +23,56 @@ from cortex.core.jscompat import js_len, js_trim
 BEGIN_MARKER = "<!-- BEGIN ENTRIES -->"
 END_MARKER = "<!-- END ENTRIES -->"
 PREFIXES = ("NAME", "ROLE", "RELATION", "PREFERENCE", "RULE")
-PREFIX_PATTERN = re.compile(r"(NAME|ROLE|RELATION|PREFERENCE|RULE): ")
+_PREFIX_HEADS = tuple(f"{prefix}: " for prefix in PREFIXES)  # an entry starts with one of these exactly
 PROVENANCE_TAGS = ("~explicit", "~deduced", "~inferred")
 MAX_ENTRIES = 48
 MAX_CHARS_PER_ENTRY = 256
 CAP_CHARS = MAX_ENTRIES * MAX_CHARS_PER_ENTRY
 CONSOLIDATE_AT = 39  # ~80% of the cap: the reviewer consolidates before adding (seed 002 §3)
 
-_FRONTMATTER = re.compile(r"---\r?\n[\s\S]*?\r?\n---\r?\n")
-_LINE_SPLIT = re.compile(r"\r?\n")
+
+# Each parse needs the fence, the line split and the prefixes: plain string searches, not patterns compiled by
+# every prompt's render (three cost it ~1.3M instructions; tests compare them with the patterns they replace).
+def frontmatter_length(content: str) -> int:
+    """The length of the leading frontmatter: `---` fences on their own lines (LF or CRLF), as the pattern
+    `---\\r?\\n[\\s\\S]*?\\r?\\n---\\r?\\n` matches it at the start; 0 when there is none."""
+    if content.startswith("---\n"):
+        start = 4  # the closing fence's newline comes after the opening's
+    elif content.startswith("---\r\n"):
+        start = 5
+    else:
+        return 0
+    fence = content.find("\n---", start)
+    while fence != -1:
+        after = fence + 4
+        if content.startswith("\n", after):
+            return after + 1
+        if content.startswith("\r\n", after):
+            return after + 2
+        fence = content.find("\n---", fence + 1)
+    return 0
 
 
-class ParsedMemoryFile(namedtuple("ParsedMemoryFile", "frontmatter body_lines entries unparsed", defaults=((),))):
-    """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]; unparsed: tuple[tuple[int, str,
+def split_lines(text: str) -> list[str]:
+    """`text` split at LF and CRLF (a lone CR stays in its line), as re.split(r"\\r?\\n") splits it."""
+    lines = text.split("\n")
+    return [line[:-1] if line.endswith("\r") else line for line in lines[:-1]] + lines[-1:]
+
+
+def prefix_length(text: str) -> int:
+    """The length of the entry prefix `text` starts with ("RULE: " is 6), 0 when it starts with none."""
+    for head in _PREFIX_HEADS:
+        if text.startswith(head):
+            return len(head)
+    return 0
+
+
+# A bare named tuple, not a subclass (a second class costs every render ~0.2M instructions).
+ParsedMemoryFile = namedtuple("ParsedMemoryFile", "frontmatter body_lines entries unparsed", defaults=((),))
+ParsedMemoryFile.__doc__ = """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]; unparsed: tuple[tuple[int, str,
     str], ...], each non-blank line inside the entry block that is not an entry as (line, text, rule): its 1-based
     line in the file, its trimmed text and the entry rule it breaks, named without quoting it. (Plain tuples: the
     prompt hook imports this module, and a record class costs it start-up for a case it rarely meets.)"""
-
-    __slots__ = ()
 
 
 class MarkerCheck(namedtuple("MarkerCheck", "begins ends inverted")):
@@ -63,8 +95,7 @@ class Validation(namedtuple("Validation", "accepted dropped", defaults=((),))):
 
 
 def parse_memory_content(content: str) -> ParsedMemoryFile:
-    match = _FRONTMATTER.match(content)
-    raw = match.group(0) if match else ""
+    raw = content[:frontmatter_length(content)]
     # A "frontmatter" that swallowed a marker is a mis-closed fence: demote it so every
     # entry is recovered from the body instead of hidden inside frontmatter.
     valid = bool(raw) and BEGIN_MARKER not in raw and END_MARKER not in raw
@@ -76,12 +107,12 @@ def parse_memory_content(content: str) -> ParsedMemoryFile:
     unparsed: list[tuple[int, str, str]] = []
     seen: set[str] = set()
     in_block = False
-    for number, line in enumerate(_LINE_SPLIT.split(after), start=first_line):
+    for number, line in enumerate(split_lines(after), start=first_line):
         trimmed = js_trim(line)
         if trimmed in (BEGIN_MARKER, END_MARKER):
             in_block = trimmed == BEGIN_MARKER
             continue
-        if trimmed and PREFIX_PATTERN.match(trimmed):
+        if trimmed and prefix_length(trimmed):
             if trimmed not in seen:
                 seen.add(trimmed)
                 entries.append(trimmed)
@@ -105,7 +136,7 @@ def unparsed_rule(trimmed: str) -> str:
     """Which entry rule a non-entry line breaks, named without quoting the line."""
     list_marker, word_colon = _rule_patterns()
     marker = list_marker.match(trimmed)
-    if marker and marker.end() and PREFIX_PATTERN.match(trimmed[marker.end():]):
+    if marker and marker.end() and prefix_length(trimmed[marker.end():]):
         return "a list marker stands before the prefix (an entry starts with the prefix itself)"
     word = word_colon.match(trimmed)
     if word is None:
@@ -137,14 +168,14 @@ def entry_problem(entry: str) -> str | None:
     """Why a trimmed, non-empty entry is invalid ("malformed" / "overlength"), or None."""
     if "\r" in entry or "\n" in entry:
         return "malformed"
-    match = PREFIX_PATTERN.match(entry)
-    if not match:
+    prefix = prefix_length(entry)
+    if not prefix:
         return "malformed"
     if BEGIN_MARKER in entry or END_MARKER in entry:
         return "malformed"
     # The 256-character cap counts everything after the prefix, provenance tag included
     # (the reference MemoryWriter's rule; JavaScript string length).
-    if js_len(entry[match.end():]) > MAX_CHARS_PER_ENTRY:
+    if js_len(entry[prefix:]) > MAX_CHARS_PER_ENTRY:
         return "overlength"
     return None
 

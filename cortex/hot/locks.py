@@ -18,7 +18,6 @@ compared with process start times; event rows get the core clock from the caller
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 import time
@@ -26,10 +25,10 @@ from collections import namedtuple
 
 from cortex.core.checkpoints import reached
 from cortex.core.durable import temp_name_for
+from cortex.core.hookjson import dumps_flat, loads
 from cortex.errors import IntegrityError
 from cortex.liferows import LOCK_CONTENDED, LOCK_LOST, STALE_LOCK_RECOVERED
 from cortex.core.liveness import host_name, process_is_gone
-from cortex.write.refusals import Refusal
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
 
@@ -47,10 +46,8 @@ MAX_BACKOFF_S = 0.02
 _NO_HARDLINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.EXDEV}
 
 
-class Seen(namedtuple("Seen", "raw inode mtime_ns stamp")):
-    """What a contender observed in an existing lock file. raw: bytes; inode, mtime_ns: int; stamp: dict | None."""
-
-    __slots__ = ()
+Seen = namedtuple("Seen", "raw inode mtime_ns stamp")  # bare, not subclassed: a second class costs start-up
+Seen.__doc__ = """What a contender observed in an existing lock file. raw: bytes; inode, mtime_ns: int; stamp: dict | None."""
 
 
 def _physical_now_ms() -> int:
@@ -59,7 +56,7 @@ def _physical_now_ms() -> int:
 
 def parse_stamp(raw: bytes) -> dict | None:
     try:
-        stamp = json.loads(raw.decode("utf-8"))
+        stamp = loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
     if not isinstance(stamp, dict):
@@ -195,7 +192,7 @@ def _contention_reason(seen: Seen | None, host: str) -> str:
 
 
 def _new_stamp(host: str, token: str) -> bytes:
-    return json.dumps({"pid": os.getpid(), "host": host, "ts": iso_from_ms(_physical_now_ms()), "token": token}).encode()
+    return dumps_flat({"pid": os.getpid(), "host": host, "ts": iso_from_ms(_physical_now_ms()), "token": token}).encode()
 
 
 def acquire(path: str, *, on_event: EventSink, wait_ms: int) -> HeldLock:
@@ -221,6 +218,8 @@ def acquire(path: str, *, on_event: EventSink, wait_ms: int) -> HeldLock:
         if time.monotonic() >= deadline:
             why = _contention_reason(seen, host)
             on_event({"event": LOCK_CONTENDED, "reason": why, "lock": path, "detail": f"gave up after {wait_ms} ms"})
+            from cortex.write.refusals import Refusal  # only a refused write needs the type
+
             raise Refusal("ELOCK_HELD", f"lock held by another writer ({why}): {path}")
         time.sleep(delay)  # bounded backoff while a live writer finishes
         delay = min(delay * 2, MAX_BACKOFF_S)

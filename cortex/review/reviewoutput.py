@@ -19,7 +19,7 @@ from typing import Annotated, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cortex.errors import InvalidInput
-from cortex.hot.hotmemory import MAX_CHARS_PER_ENTRY, MAX_ENTRIES, PREFIX_PATTERN, PROVENANCE_TAGS, entry_problem, validate_entries
+from cortex.hot.hotmemory import MAX_CHARS_PER_ENTRY, MAX_ENTRIES, PROVENANCE_TAGS, prefix_length, entry_problem, validate_entries
 from cortex.write.itemfields import HotEntry
 from cortex.write.items import IdeaItem, KnowledgeItem, MemoryItem, ProposalItem
 from cortex.core.jscompat import js_len, js_trim
@@ -92,9 +92,9 @@ def _js_head(text: str, units: int) -> str:
 def fit_entry(entry: str) -> str:
     """Cut an overlong hot entry at a word boundary, keeping its prefix and provenance tag."""
     trimmed = js_trim(entry)
-    match = PREFIX_PATTERN.match(trimmed)
-    body = trimmed[match.end():] if match else ""
-    if not match or js_len(body) <= MAX_CHARS_PER_ENTRY:
+    prefix = prefix_length(trimmed)
+    body = trimmed[prefix:] if prefix else ""
+    if not prefix or js_len(body) <= MAX_CHARS_PER_ENTRY:
         return entry
     tag = next((tag for tag in PROVENANCE_TAGS if body.endswith(tag)), None)
     core = body[: -len(tag)].rstrip() if tag else body
@@ -104,7 +104,7 @@ def fit_entry(entry: str) -> str:
     if len(head) < len(core) and space > budget // 2:
         head = head[:space]  # a word boundary, unless that would throw away half the fact
     head = head.rstrip(" ,;:-")
-    return f"{trimmed[:match.end()]}{head}{' ' + tag if tag else ''}"
+    return f"{trimmed[:prefix]}{head}{' ' + tag if tag else ''}"
 
 
 def unfenced(text: str) -> str:

@@ -13,12 +13,11 @@ atomically. A file we cannot read is an IntegrityError, never a silent reset.
 """
 from __future__ import annotations
 
-import json
 import os
-import re
 
 from cortex.core.durable import replace_file
 from cortex.errors import IntegrityError, InvalidInput
+from cortex.core.hookjson import loads
 from cortex.core.jsjson import dumps
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.safepaths import check_regular_or_absent, memory_dir
@@ -28,12 +27,13 @@ from cortex.layout import OBSERVABILITY, REVIEW_STATE_FILE as STATE_NAME
 
 SESSION_PARTS = ("STATE", "memory-review")
 MAX_STATE_BYTES = 65_536
-_SAFE_SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_SESSION_CHARS = _ALNUM | {".", "_", "-"}  # [A-Za-z0-9][A-Za-z0-9._-]{0,127}, not compiled by every Stop hook
 
 
 def is_safe_session(value: str) -> bool:
     """A session id usable as a file name: letters, digits, '.', '_' and '-', at most 128, no leading dot."""
-    return bool(_SAFE_SESSION.match(value))
+    return 0 < len(value) <= 128 and value[0] in _ALNUM and _SESSION_CHARS.issuperset(value)
 
 
 def check_session_id(value: str) -> str:
@@ -87,7 +87,7 @@ def _read_object(path: str, shown: str) -> dict | None:
     if not check_regular_or_absent(path):
         return None
     try:
-        value = json.loads(read_bounded(path, MAX_STATE_BYTES).decode("utf-8"))
+        value = loads(read_bounded(path, MAX_STATE_BYTES).decode("utf-8"))
     except (UnsafeFile, OSError, UnicodeDecodeError, ValueError) as error:
         raise IntegrityError(f"{shown} is not readable JSON ({error}); repair or remove it") from None
     if not isinstance(value, dict):

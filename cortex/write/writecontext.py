@@ -17,7 +17,6 @@ from cortex.core.jsjson import dumps
 from cortex.layout import LOCKS_LOG, Layout, OBSERVABILITY
 from cortex.liferows import LockEventRow
 from cortex.hot.locks import HeldLock, acquire
-from cortex.core.numbers import whole_setting
 from cortex.core.safepaths import memory_dir
 from cortex.core.timestamps import iso_from_ms
 
@@ -40,8 +39,12 @@ def scrub(value):
 
 def lock_wait_from(environ) -> int:
     # an empty value counts as unset, as for every CORTEX_* variable
-    return whole_setting("CORTEX_LOCK_WAIT_MS", environ.get("CORTEX_LOCK_WAIT_MS") or None, DEFAULT_LOCK_WAIT_MS, 0,
-                         MAX_LOCK_WAIT_MS)
+    raw = environ.get("CORTEX_LOCK_WAIT_MS") or None
+    if raw is None:  # the usual case: no number to parse (the Stop hook imports no parser for it)
+        return DEFAULT_LOCK_WAIT_MS
+    from cortex.core.numbers import whole_setting
+
+    return whole_setting("CORTEX_LOCK_WAIT_MS", raw, DEFAULT_LOCK_WAIT_MS, 0, MAX_LOCK_WAIT_MS)
 
 
 class WriteContext(namedtuple("WriteContext", "layout now_ms lock_wait_ms", defaults=(DEFAULT_LOCK_WAIT_MS,))):

@@ -27,10 +27,9 @@ from collections import namedtuple
 from collectors.agent_settings import hook_environment
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
-from collectors.logcursor import cursor_path, load_sealed, save_cursor
+from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
 from collectors.text import clip
 from cortex import __version__
-from cortex.core.safeio import UnsafeFile
 from cortex.errors import CortexError
 from cortex.searchcache.location import db_location
 
@@ -79,7 +78,7 @@ def _remembered(where: str, files: list) -> dict | None:
             return None  # a file that may have changed within its timestamp tick: load it again
         counts = (memo["records"], memo["count"])
         return memo if all(type(value) is int and value >= 0 for value in counts) else None
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, IndexError, RecursionError):
+    except DAMAGED:
         return None
 
 

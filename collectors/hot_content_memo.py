@@ -17,8 +17,7 @@ import hashlib
 import json
 import os
 
-from collectors.logcursor import cursor_path, load_sealed, save_cursor
-from cortex.core.safeio import UnsafeFile
+from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
 
 FORMAT = "cortex-health-hot-content/1"
 KINDS = ("imperative", "injection", "duplicates", "ephemeral")
@@ -60,7 +59,7 @@ def load(path: str | None, hot_file: str, key: str) -> dict | None:
         judged = memo["judged"]
         if all(_valid_kind(judged[kind]) for kind in KINDS) and _valid_dated(judged["dated"]):
             return judged
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, RecursionError):
+    except DAMAGED:
         pass
     return None
 

@@ -25,7 +25,7 @@ from collectors.fsprobe import probe_file
 from collectors.jsonl import MAX_LINE_BYTES, LogScan, Tally, read_failure
 from collectors.rowscan import Position, read_rows
 from cortex.core.cachedir import FILE_MODE
-from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
+from cortex.core.safeio import open_regular, read_bounded
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; the protocol only documents and checks types
 if TYPE_CHECKING:
@@ -81,6 +81,11 @@ def sealed(body: bytes) -> bytes:
     return body[:-1] + SEAL + _seal_of(body) + b'"}'
 
 
+# What reading and checking a sealed file may raise (UnsafeFile is an OSError): damage, never a crash; each
+# caller works its answer out again.
+DAMAGED = (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError)
+
+
 def load_sealed(path: str) -> dict:
     """The object saved by save_cursor at `path`; ValueError when its seal does not match (OSError when unreadable)."""
     data = read_bounded(path, MAX_CURSOR_BYTES)
@@ -109,7 +114,7 @@ def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:
                                                         for start, length in checked_ranges(offset)]:
             return None
         return cursor
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, RecursionError):
+    except DAMAGED:
         return None
 
 

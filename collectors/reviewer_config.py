@@ -21,7 +21,7 @@ from collections import namedtuple
 from collectors.agent_settings import hook_environment
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
-from collectors.logcursor import cursor_path, load_sealed, save_cursor
+from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
 from collectors.text import clip
 from cortex import __version__, layout as contract
 from cortex.core.safeio import UnsafeFile, read_bounded
@@ -77,7 +77,7 @@ def _remembered(where: str, key: str) -> tuple[bool, dict | None]:
         verdict = memo["verdict"]
         if memo["format"] == FORMAT and memo["key"] == key and (verdict is None or _shaped(verdict)):
             return True, verdict
-    except (OSError, UnsafeFile, ValueError, KeyError, TypeError, RecursionError):
+    except DAMAGED:
         pass
     return False, None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from collectors.logcursor import cursor_path, load_sealed, save_cursor
+from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -58,6 +58,6 @@ def _load(where: str, log: str) -> dict[str, str | None]:
         if type(stamps) is dict and all(value is None or (type(value) is str and parse_timestamp_ms(value) is not None)
                                         for value in stamps.values()):
             return stamps
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+    except DAMAGED:
         pass
     return {}

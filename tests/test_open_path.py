@@ -45,7 +45,7 @@ ALLOWED = {
     ("health/cli.py", "_silence_stdout"): "os.devnull as stdout after a closed pipe",
     ("health/gatechild.py", "_child"): "os.devnull as the child's stdin, and text wrappers over fds 1 and 2",
     ("health/gatedetach.py", "_detached"): "os.devnull as the detached check's standard streams",
-    ("collectors/probe/verdicts.py", "settled"): "the copy's publish folder opened only to wait on the gate's flock, never read",
+    ("cortex/core/flocks.py", "wait_free"): "a lock file or folder opened only to wait on its flock, never read",
     ("health/serve.py", "check_once"): "os.devnull as a sink for the check's output",
 }
 

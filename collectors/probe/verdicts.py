@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
 from collectors.probe.runner import Outcome
 from collectors.probe.sandbox import Sandbox
 from cortex import layout as contract
+from cortex.core.flocks import wait_free
 from cortex.core.safeio import UnsafeFile, read_bounded
 
 MAX_LOG_BYTES = 1 << 20
@@ -94,32 +94,11 @@ def gate(outcome: Outcome, sandbox: Sandbox, settle_by: float | None = None) -> 
     if _text(outcome).strip():
         return "printed on stdout (the gate prints nothing there)"
     log = sandbox.layout.evidence(contract.HEALTH_LOG)
-    if settle_by is not None and not settled(os.path.dirname(log), settle_by):
+    if settle_by is not None and not wait_free(os.path.dirname(log), os.O_RDONLY | os.O_DIRECTORY, settle_by):
         return "its detached check was still running when the probe's time budget (probe_timeout_ms) ran out"
     if not log_rows(log):
         return "exited 0 but published no report in memory-health.jsonl"
     return None
-
-
-def settled(folder: str, deadline: float) -> bool:
-    """True once no check holds the folder's flock (health.gatedetach), False at the deadline."""
-    import fcntl
-
-    try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
-    except OSError:
-        return True  # no folder, no check running in it: the missing report says the rest
-    try:
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                return True
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return False
-                time.sleep(0.02)  # a lock has no timed wait; the check runs for tens of milliseconds
-    finally:
-        os.close(fd)
 
 
 def envelope(outcome: Outcome) -> tuple[dict | None, str | None]:

@@ -6,8 +6,8 @@ interpreter and saves, one file per call (argv, exit code, stdout, stderr, byte 
   * every output format (text, json, statusline, prometheus, nagios, health+json, github,
     otlp-json, the piped default, -v text/nagios/github) on every tree: fixtures/demo,
     fixtures/dense-context, fixtures/cjk and fixtures/bench-demo (auto layout and --layout
-    lifeos), a set of broken LifeOS trees (tests/health_scenarios.py and friends, singly and
-    all at once) and broken Dense Context trees (tests/test_dense_context.py's CASES);
+    lifeos), a set of broken LifeOS trees (tests/health_scenarios/ and friends, singly and
+    all at once) and broken Dense Context trees (tests/health/test_dense_context.py's CASES);
   * then, on the trees of PUBLISHED, a publishing run and the gate, waited for until its detached check has
     exited (the files they wrote: the published lines, the checkpoint), the status line, history and
     history --verify, and on the demo and Dense Context trees the dashboard's pages (`serve`);

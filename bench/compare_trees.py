@@ -1,8 +1,8 @@
 """The trees bench/compare_outputs.py audits: the fixtures, and broken copies made by the test suite's scenarios.
 
 Each row: (name, fixture, change(root) -> extra CLI args or None, extra CLI args, the health log under ROOT).
-The changes are this checkout's test scenarios (tests/health_scenarios.py and friends,
-tests/test_dense_context.py's CASES), so both sides of a comparison audit the same trees.
+The changes are this checkout's test scenarios (tests/health_scenarios/ and friends,
+tests/health/test_dense_context.py's CASES), so both sides of a comparison audit the same trees.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def all_of(*changes):
 
 
 def dense_cases(*names):
-    from tests.test_dense_context import CASES
+    from tests.health.test_dense_context import CASES
 
     chosen = [change for name, change, _expected, _options in CASES if name in names]
     assert len(chosen) == len(names), names

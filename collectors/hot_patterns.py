@@ -6,7 +6,7 @@ terse`, which a later prompt reads as a command. Memory is injected into every p
 is also where an injected instruction does the most harm. Each detector returns the rule
 that matched (a short phrase for the report) or None. They read one entry at a time and are
 measured against the labelled set in tests/data/hot_entries_labelled.jsonl (precision and
-recall per detector: tests/test_hot_content_labelled.py). Stdlib only.
+recall per detector: tests/collectors/test_hot_content_labelled.py). Stdlib only.
 """
 from __future__ import annotations
 

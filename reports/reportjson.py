@@ -4,7 +4,7 @@ A document that already has exactly the shape of reports.schema.HealthReport (ex
 every constraint met, floats that print the same in both serialisers) is written with the
 standard library, byte for byte what the pydantic model would write; anything else goes
 through the model (reports.schema.report_json), which coerces or raises as it always did.
-tests/test_report_json.py proves the two agree, so the published schema stays the one source.
+tests/reports/test_report_json.py proves the two agree, so the published schema stays the one source.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Test helper for the privacy canary sweep: plants unique canaries inside private spans and finds them again.
 
-Used by tests/test_privacy_canary_sweep.py. A canary is `CANARY` plus 12 random hex
+Used by tests/e2e/test_privacy_canary_sweep.py. A canary is `CANARY` plus 12 random hex
 digits: one alphanumeric run, so it survives the tokenizer (which lowercases it) and JSON
 escaping, and a case-insensitive search finds it in any output. Every canary is wrapped in
 one private-span *variant* (plain, attributes, upper case, full-width brackets, full-width

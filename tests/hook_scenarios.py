@@ -1,7 +1,7 @@
 """Scenarios of issue 22 (the hooks' truth), each one change to a copy of the healthy demo tree.
 
-Shared by the finding table (tests/test_health_findings.py), the catalogue walk and the real-CLI
-tests (tests/test_hooks_truth.py). Failure rows are built with the hooks' own row model.
+Shared by the finding table (tests/health/test_health_findings.py), the catalogue walk and the real-CLI
+tests (tests/health/test_hooks_truth.py). Failure rows are built with the hooks' own row model.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Mutations of the demo tree for the loop-liveness ids (issue 12), one per finding: each returns extra CLI args.
 
-Kept apart from health_scenarios.py (already past the 300-line module limit); the builders are
+Kept apart from tests/health_scenarios/ (its own area, with its own builders): the builders are
 those of the liveness tests. A dead pid is a finished child; a live one is this test process.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 from collectors.install import HOOK_FILES, TOOL_FILES
 from cortex.core.timestamps import iso_from_ms
 from tests.health_support import NOW_MS, hot, memory, obs
-from tests.test_liveness_install import lifeos_native, transcript
+from tests.health.test_liveness_install import lifeos_native, transcript
 
 MINUTE_MS = 60_000
 HOUR_MS = 60 * MINUTE_MS

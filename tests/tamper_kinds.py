@@ -1,4 +1,4 @@
-"""Rows of tests/test_tamper_derived.py (issue 21): the audit's memos, the OTLP exporter's cursors, the search builder's lock.
+"""Rows of tests/collectors/test_tamper_derived.py (issue 21): the audit's memos, the OTLP exporter's cursors, the search builder's lock.
 
 Each kind is built, listed, edited and answered as tests/tamper_support.Kind describes.
 """

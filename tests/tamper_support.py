@@ -50,7 +50,7 @@ class Built:
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of derived state (one row of the table in tests/test_tamper_derived.py)."""
+    """One kind of derived state (one row of the table in tests/collectors/test_tamper_derived.py)."""
 
     name: str
     build: Callable[[Path, int], Built]  # (an empty folder, variant 0 or 1) -> a tree with this state; 1 differs

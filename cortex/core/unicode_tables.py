@@ -37,7 +37,7 @@ CJK_BMP = (
 CJK_SUPPLEMENTARY = "\U0001aff0-\U0001b16f\U00020000-\U0003134f"  # Kana ext/supplement, Han ext B-G
 
 # Outside the BMP, combining marks exist only in plane 1 and in the variation selectors
-# supplement (tests/test_tokenize.py checks that against a scan of all of Unicode).
+# supplement (tests/cortex/test_tokenize.py checks that against a scan of all of Unicode).
 SUPPLEMENTARY_MARK_SCAN = (range(0x10000, 0x20000), range(0xE0100, 0xE01F0))
 # Where typographic punctuation lives: Latin-1 punctuation, general punctuation to misc
 # symbols and arrows, CJK punctuation, small/vertical forms, full-width forms.

@@ -12,7 +12,7 @@ reads everything from the report: each finding's catalogue entry (`finding.entry
 key, meaning, fix, threshold name, collector) is already joined, the clock is `now_ms`
 (integer milliseconds), the order of severities is reports.severity, and the plain JSON
 data is `report.document()`. So a format never imports health.judge.catalogue, never parses a
-timestamp and keeps no severity order of its own (tests/test_report_value.py checks). Its module
+timestamp and keeps no severity order of its own (tests/reports/test_report_value.py checks). Its module
 name is the `--format` value, except where FORMAT_MODULES maps a name that is not a valid
 module name (`health+json` → health_json.py, `otlp-json` → otlp_json.py). A format may also
 define `render_live(report, out, *, layout, environ, stderr)`, which the CLI calls instead

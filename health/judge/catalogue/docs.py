@@ -4,7 +4,7 @@ One source: every id, severity, meaning, likely causes, fix and threshold comes 
 catalogue (health.judge.catalogue.*, placed in report order by health.judge.checks) and every threshold's
 default, unit and variable from thresholds.defaults. The output depends on nothing else (no
 environment, no clock), so re-running it after a merge gives the same file for the same code;
-tests/test_docs.py fails while the committed file differs.
+tests/e2e/test_docs.py fails while the committed file differs.
 
     python -m health.judge.catalogue.docs            rewrite docs/checks.md (of the current folder)
     python -m health.judge.catalogue.docs PATH|-     write PATH, or print to stdout

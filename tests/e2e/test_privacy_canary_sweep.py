@@ -26,7 +26,8 @@ import pytest
 
 from cortex.commands import registry
 from cortex.core.timestamps import iso_from_ms
-from tests.canary_families import INFERENCE, PLANTERS, SESSION, Family, new_family, stale_lock
+from tests.canary_families import INFERENCE, SESSION, Family, new_family
+from tests.canary_planters import PLANTERS, stale_lock
 from tests.canary_support import (
     Output, cortex_flags, cortex_surfaces, health_surfaces, leak_report, run_cortex_in_process,
     run_health_in_process, run_subprocess, scan_files, written_files,

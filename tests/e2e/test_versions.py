@@ -15,7 +15,7 @@ import pytest
 
 import cortex
 from tests.health_support import NOW, REPO, clean_env, copy_demo
-from tests.test_startup_imports import modules_after
+from tests.architecture.test_startup_imports import modules_after
 
 INSTALLED = version("cortex-health")
 

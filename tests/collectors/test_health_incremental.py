@@ -21,7 +21,7 @@ from health.run import Options, audit
 from tests import health_scenarios as scenarios, liveness_scenarios as live
 from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs, run_cli, wait_for_gate
 from tests.liveness_scenarios import MINUTE_MS
-from tests.test_health_findings import SCENARIOS
+from tests.health.test_health_findings import SCENARIOS
 
 LOGS = ("reviewer-runs.jsonl", "memory-retrievals.jsonl", "pending-proposals.jsonl")
 

@@ -126,7 +126,7 @@ def test_a_broken_review_config_stops_review_fire_and_is_critical_naming_the_lin
 
 
 def test_an_unchanged_config_and_corpus_cost_the_audit_no_validation_library_and_no_parse(tmp_path):
-    from tests.test_startup_imports import modules_after
+    from tests.architecture.test_startup_imports import modules_after
 
     root = copy_demo(tmp_path)
     hooks.review_config_wrong_type(root)
@@ -285,7 +285,7 @@ def test_a_subagent_session_records_nothing(tmp_path):
 
 
 def test_the_success_paths_of_the_hooks_never_load_the_failure_writer(tmp_path):
-    from tests.test_startup_imports import modules_after
+    from tests.architecture.test_startup_imports import modules_after
 
     root = copy_demo(tmp_path)
     env = clean_env(CORTEX_NOW=NOW, CORTEX_MEMORY_ROOT=str(memory(root)))

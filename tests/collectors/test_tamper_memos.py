@@ -1,4 +1,4 @@
-"""Derived state never lies (issue 21), beyond the table of tests/test_tamper_derived.py: the audit's memos forged
+"""Derived state never lies (issue 21), beyond the table of tests/collectors/test_tamper_derived.py: the audit's memos forged
 with a fresh seal or by an earlier release, the in-process tail memo, and the export row's cursors not being vacuous.
 """
 from __future__ import annotations

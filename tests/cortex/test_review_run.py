@@ -149,7 +149,7 @@ def test_a_broken_config_is_a_clear_error_and_a_failure_row(tree):
 
 
 def test_a_null_inference_command_is_a_config_error_not_a_silent_default(tree):
-    write_config(tree, inference_command=None)  # absent means claude -p (tests/test_review_failures.py); null is no list
+    write_config(tree, inference_command=None)  # absent means claude -p (tests/cortex/test_review_failures.py); null is no list
     result = review(tree, "--input", transcript(tree), PATH="/nonexistent")
     assert result.code == 4 and "memory-review.json is invalid: inference_command" in result.error["message"]
     assert row_class(runs(tree)[0]) is RowClass.FAILED

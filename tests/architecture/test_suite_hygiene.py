@@ -1,5 +1,5 @@
 """The test suite cleans up after itself: no cache folder left in the temp folder, xdist workers included
-(chromium's files go to a throw-away HOME: tests/test_serve_browser.py)."""
+(chromium's files go to a throw-away HOME: tests/e2e/test_serve_browser.py)."""
 from __future__ import annotations
 
 import os

@@ -56,7 +56,7 @@ def test_status_success_envelope(root):
     ],
 )
 def test_invalid_usage_is_invalid_input_exit_4(root, args, message):
-    code, env = cortex(*args, "--memory-root", str(root))  # bare `cortex`: tests/test_cortex_terminal.py
+    code, env = cortex(*args, "--memory-root", str(root))  # bare `cortex`: tests/cortex/test_cortex_terminal.py
     assert code == 4
     assert env["ok"] is False and env["data"] is None
     assert env["error"] == {"code": "invalid_input", "message": message}

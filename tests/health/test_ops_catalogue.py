@@ -17,7 +17,7 @@ from tests import hook_scenarios as hooks
 from tests import liveness_scenarios as live
 from tests.health_support import REPO, clean_env, copy_demo
 from tests.ops_support import audit_document, health
-from tests.test_health_findings import SCENARIOS
+from tests.health.test_health_findings import SCENARIOS
 from thresholds.defaults import BY_NAME
 
 

@@ -10,7 +10,7 @@ from tests.write_support import REPO, run_in_process, tree  # noqa: F401 (fixtur
 
 from cortex.hot.hotmemory import check_markers, parse_memory_content
 
-CHILD = Path(__file__).with_name("write_loop_child.py")
+CHILD = Path(__file__).parents[1] / "write_loop_child.py"
 COUNT = 15
 
 

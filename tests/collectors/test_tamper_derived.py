@@ -55,7 +55,7 @@ def zero_counts(path: Path) -> None:
 
 
 def build_history(folder: Path, variant: int) -> Built:
-    from tests.test_health_tailstamps import with_history
+    from tests.collectors.test_health_tailstamps import with_history
 
     return audited(folder, with_history(copy_demo(folder), rows=30 + variant))
 

@@ -121,7 +121,7 @@ def test_provenance_names_the_production_functions_and_digests(demo_report):
         module, name = dotted.rsplit(".", 1)
         assert callable(getattr(importlib.import_module(module), name))
     # The command ranks through its corpus: rank_bm25 itself without a cache; the search cache's
-    # postings ranker gives the same answers (tests/test_search_cache_properties.py).
+    # postings ranker gives the same answers (tests/cortex/test_search_cache_properties.py).
     rank_bm25 = importlib.import_module("cortex.core.search").rank_bm25
     corpus = enumerate_canonical_corpus(str(DEMO))
     assert corpus.rank(corpus.rows, "memory review") == rank_bm25(corpus.records, "memory review") != []

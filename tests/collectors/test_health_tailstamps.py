@@ -8,7 +8,7 @@ import pytest
 
 from collectors.tailstamps import tail_stamps
 from tests.health_support import copy_demo, obs
-from tests.test_health_incremental import DAMAGES, assert_same, cached, verdict
+from tests.collectors.test_health_incremental import DAMAGES, assert_same, cached, verdict
 
 HEALTH_LOG = "memory-health.jsonl"
 
@@ -85,7 +85,7 @@ def test_the_memo_keeps_instants_only_and_is_private(tmp_path):
 def test_a_memo_with_a_flipped_digit_changes_no_evidence(tmp_path, flip):
     """Issue 21, defect 6: a memo edited into other valid instants is not believed (through the real CLI)."""
     from tests.health_support import run_cli
-    from tests.test_health_incremental import comparable, uncached
+    from tests.collectors.test_health_incremental import comparable, uncached
 
     root = with_history(copy_demo(tmp_path))
     before = run_cli("--json", root=root, env=cached(tmp_path))

@@ -11,7 +11,7 @@ from reports.report import from_document
 from tests import health_scenarios as s
 from tests.health_support import copy_demo, run_cli
 
-GOLDEN = Path(__file__).parent / "golden" / "health_text_report.txt"
+GOLDEN = Path(__file__).parents[1] / "golden" / "health_text_report.txt"
 
 
 def test_text_report_matches_golden(tmp_path):

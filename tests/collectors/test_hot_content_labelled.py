@@ -25,7 +25,7 @@ from collectors.hot_patterns import imperative, injection
 from health.judge.rules.hot_content import soon_date
 from tests.health_support import NOW_MS
 
-DATA = Path(__file__).parent / "data" / "hot_entries_labelled.jsonl"
+DATA = Path(__file__).parents[1] / "data" / "hot_entries_labelled.jsonl"
 # Lower bounds on the measured figures (docs/hot-content.md gives the exact ones).
 BOUNDS = {"injection": (0.95, 0.90), "imperative": (0.90, 0.80), "ephemeral": (0.90, 0.85), "duplicates": (0.90, 0.80)}
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.cortex_helpers import base_env, cortex, md, write
-from tests.test_cortex_search import bm25
+from tests.cortex.test_cortex_search import bm25
 from tests.write_support import REPO
 
 NOW = "2026-06-01T00:00:00Z"

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from tests.health_support import copy_demo
 from tests.ops_support import health_log, publish_runs
 from tests.serve_support import InProcessServer
-from tests.test_serve_hostile import assert_secured
+from tests.health.test_serve_hostile import assert_secured
 
 MARK = "<zq"  # every string the strategies make starts with it: escaped, it never appears as is
 HOSTILE = st.builds(lambda text: f'{MARK} a="{text}">&\'', st.text(max_size=6))

@@ -15,7 +15,7 @@ import pytest
 
 from cortex.core.corpus import parse_file, pinned_files
 from cortex.searchcache import builder
-from tests.test_search_cache import OLD_NS, cache_status, env, rows
+from tests.cortex.test_search_cache import OLD_NS, cache_status, env, rows
 from tests.health_support import REPO
 
 

@@ -59,7 +59,7 @@ def test_a_fresh_install_exports_to_a_local_receiver_with_only_the_standard_vari
     assert done.returncode == plain.returncode and ids(report) == ids(json.loads(plain.stdout)), done.stderr
     assert sorted(path for path, _, _ in receiver.received) == ["/v1/logs", "/v1/metrics", "/v1/traces"]
     assert all(headers["Content-Type"] == "application/json" for _, headers, _ in receiver.received)
-    from tests.test_otel_bodies import otlp_samples
+    from tests.reports.test_otel_bodies import otlp_samples
     from prometheus_client.parser import text_string_to_metric_families
 
     textfile_samples = {(sample.name, tuple(sorted(sample.labels.items()))): sample.value

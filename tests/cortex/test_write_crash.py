@@ -22,7 +22,7 @@ from tests.write_support import REPO, Tree, check_envelope, entries, make_tree, 
 
 from cortex.hot.snapshots import RING
 
-CHILD = Path(__file__).with_name("crash_child.py")
+CHILD = Path(__file__).parents[1] / "crash_child.py"
 
 
 def run_child(tree: Tree, args: list[str], stop_at: str = "", stdin: bytes = b"") -> tuple[list[str], subprocess.Popen]:

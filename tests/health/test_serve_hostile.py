@@ -178,7 +178,7 @@ def test_a_page_reads_the_window_and_what_follows_the_checkpoint_never_the_whole
     line = size // 800
     assert 'data-state="intact"' in page and "20 run(s) in the window" in page
     assert spent < 25 * line + (1 << 17), (spent, size)  # the window, the checkpoint's line, a block or two
-    assert size > 30 * spent
+    assert size > 20 * spent  # never the whole log (the bound above allows about a 24th of it: 25 lines of 800, blocks)
 
 
 def chain_of(page: bytes) -> str:

@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms  # noqa: E402
-from collectors.healthchain import Checkpoint, splice  # noqa: E402
+from collectors.healthlog.chain import Checkpoint, splice  # noqa: E402
 
 NOW = "2026-11-29T12:00:00Z"
 

@@ -5,7 +5,7 @@ On a generated tree (bench_health.make_large_tree: 3/4 of --size in the three pa
 logs, 1/4 in *.log archives that are only measured) it prints:
   * reader throughput in MB/s of strictly validated rows, in-process, per parsed log:
     before = the previous line-at-a-time reader (safeio.iter_lines + strictjson.parse_object),
-    after  = collectors.logcursor.scan_log with no cursor (a first, full read);
+    after  = collectors.readers.cursors.scan_log with no cursor (a first, full read);
   * the real CLI (`python -m health --no-write --json`, one child per run, peak RSS from wait4):
     a full audit with caching off (and the --baseline checkout's, when given), the first audit with cursors (full read, cursors written),
     a repeat with nothing appended, and a repeat after --append bytes of rows were appended
@@ -51,7 +51,7 @@ def old_reader(path: str) -> int:
 
 def new_reader(path: str) -> int:
     """A first read through the collector's own aggregate, as the audit does it."""
-    from collectors.logcursor import scan_log
+    from collectors.readers.cursors import scan_log
     from collectors.proposals import PendingCount
     from collectors.retrieval import LatestRetrieval
     from collectors.reviewer import NewestRows

@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from reports.healthlog import ReverseLines  # noqa: E402
+from collectors.healthlog.read import ReverseLines  # noqa: E402
 
 NOW = "2026-11-29T12:00:00Z"
 LATER = "2026-11-29T12:04:00Z"

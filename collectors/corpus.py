@@ -24,11 +24,11 @@ import os
 import time
 from collections import namedtuple
 
-from collectors.agent_settings import hook_environment
+from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
-from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
-from collectors.text import clip
+from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
+from collectors.readers.text import clip
 from cortex import __version__
 from cortex.errors import CortexError
 from cortex.searchcache.location import db_location

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from collectors.fsprobe import describe_os_error, probe_file
+from collectors.readers.fsprobe import describe_os_error, probe_file
 from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
-from collectors.chainverify import verify
-from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
+from collectors.healthlog.verify import verify
+from collectors.healthlog.chain import Checkpoint, checkpoint_path, read_checkpoint
 
 
 class HealthHistoryEvidence(namedtuple(

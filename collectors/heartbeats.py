@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
-from collectors.agent_activity import collect_activity
-from collectors.fsprobe import probe_file
+from collectors.readers.activity import collect_activity
+from collectors.readers.fsprobe import probe_file
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
-from collectors.text import brief
-from collectors.jsonl import tail_of, tail_rows
-from collectors.tailstamps import tail_stamps
+from collectors.readers.text import brief
+from collectors.readers.jsonl import tail_of, tail_rows
+from collectors.readers.tailstamps import tail_stamps
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState

@@ -14,9 +14,9 @@ from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from collectors.heartbeats import HOOKS as HEARTBEATS, RUNNING_HOOK_ENV, Beat, newest_stamp, surface_beat
-from collectors.jsonl import tail_rows
+from collectors.readers.jsonl import tail_rows
 from collectors.layout import Layout
-from collectors.text import clip
+from collectors.readers.text import clip
 from cortex.hookrows import HOOK_COMMANDS, HOOKS, hook_failure_problem
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.layout import HOOK_FAILURES_LOG

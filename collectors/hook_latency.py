@@ -22,8 +22,8 @@ from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.heartbeats import TAIL_ROWS
-from collectors.hook_registry import read_registry
-from collectors.jsonl import tail_of
+from collectors.readers.hook_registry import read_registry
+from collectors.readers.jsonl import tail_of
 from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from cortex.core.strictjson import parse_object
@@ -34,7 +34,7 @@ FIRST_LINES = 200
 MAX_LINES = 2000
 MAX_STRICT = 50  # lines decoded in full when a writer's exact form is not recognised (older or foreign writers)
 # (hook, log under O, lines read first, at most): the hooks whose rows carry their duration. The gate's p95 comes
-# from the newest GATE_LINES reports of the window: the tail the gate's heartbeat reads (collectors.jsonl.tail_of
+# from the newest GATE_LINES reports of the window: the tail the gate's heartbeat reads (collectors.readers.jsonl.tail_of
 # hands the same read on), so the latency costs no second read of that log.
 GATE_LINES = TAIL_ROWS
 LOGS = (("recall", contract.RETRIEVALS_LOG, FIRST_LINES, MAX_LINES),

@@ -7,7 +7,7 @@ written. The memo keeps, per hot file, a BLAKE2b digest of its text and of the d
 modules' size and mtime (an upgrade or an edit changes them), and the verdicts: line numbers,
 the rules matched (short phrases that may quote an entry's first words, privacy-stripped as
 the evidence is) and dates, never whole entries: the entries shown are taken from the file as
-read now. Derived data in the cursors' folder (collectors.logcursor: sealed, 0600, written
+read now. Derived data in the cursors' folder (collectors.readers.memos: sealed, 0600, written
 atomically, no fsync); a memo whose seal does not match (edited, even into other valid verdicts),
 damaged, foreign, stale or absent, or no folder, means judging again.
 """
@@ -17,7 +17,7 @@ import hashlib
 import json
 import os
 
-from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
+from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
 
 FORMAT = "cortex-health-hot-content/1"
 KINDS = ("imperative", "injection", "duplicates", "ephemeral")

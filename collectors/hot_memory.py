@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from collectors.fsprobe import probe_file
+from collectors.readers.fsprobe import probe_file
 from collectors.layout import Layout
-from collectors.text import clip
+from collectors.readers.text import clip
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, read_diagnostics
 from cortex.core.safeio import UnsafeFile, read_bounded

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from collectors.jsonl import tail_of
+from collectors.readers.jsonl import tail_of
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 

@@ -19,10 +19,10 @@ import stat
 from collections import namedtuple
 from collections.abc import Mapping
 
-from collectors.agent_settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
-from collectors.fsprobe import file_kind
+from collectors.readers.settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
+from collectors.readers.fsprobe import file_kind
 from collectors.layout import Layout
-from collectors.text import brief
+from collectors.readers.text import brief
 from collectors.evidence import EvidenceStatus
 
 LIFEOS_NATIVE = "lifeos-native"

@@ -13,9 +13,9 @@ from collections import namedtuple
 from functools import cached_property
 from types import MappingProxyType
 
-from collectors.agent_settings import SettingsFile, live_settings
-from collectors.jsonl import review_config
-from collectors.paths import HEALTH_LOG_NAME, resolve_root
+from collectors.readers.settings import SettingsFile, live_settings
+from collectors.readers.jsonl import review_config
+from collectors.readers.paths import HEALTH_LOG_NAME, resolve_root
 from cortex import layout as contract
 
 TYPE_CHECKING = False
@@ -33,7 +33,7 @@ class Layout(namedtuple("Layout", "root memory observability policy manifest hot
 
     root, memory (M), observability (O), policy, manifest: str; hot_files: tuple[tuple[str, str], ...] of
     (label, path); environ: Mapping[str, str], the auditor's environment (PATH, HOME, subagent flags), injected,
-    never read globally; cursors: str | None, the private folder of this tree's log cursors (collectors.logcursor),
+    never read globally; cursors: str | None, the private folder of this tree's log cursors (collectors.readers.cursors),
     None reads every log in full; now_ms: int | None, the audit's clock, for a collector that measures over a
     window ending now (collectors.hook_latency). No __slots__: the cached readings below live in the instance's
     __dict__.

@@ -16,9 +16,9 @@ from collections import namedtuple
 
 from collectors.layout import Layout
 from cortex import layout as contract
-from collectors.text import brief
+from collectors.readers.text import brief
 from cortex.liferows import contention_at_ms
-from collectors.jsonl import tail_rows
+from collectors.readers.jsonl import tail_rows
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState

@@ -5,7 +5,7 @@ start and duration, records returned), a hot-memory write attempt (memory-writes
 additions, evictions, ok or an error code), a reviewer run (reviewer-runs.jsonl: the run id
 encodes its start, the row its end) and a Stop-turn fire (reviewer-fires.jsonl). This reads
 the rows appended since the exporter last delivered them, through the audit's own incremental
-reader (collectors.logcursor.scan_log, with its own aggregation key per log and destination),
+reader (collectors.readers.cursors.scan_log, with its own aggregation key per log and destination),
 and keeps for each row only numbers, booleans, instants and closed tokens: an error code
 that is a short upper-case token (anything else is `_OTHER`), a hot file's label. Never a
 row's text, so nothing private can leave through an operation.
@@ -17,7 +17,7 @@ valid operation (no valid timestamp, the wrong types) is counted, never exported
 The cumulative duration histogram of each log lives in that log's cursor: a lost, damaged
 or foreign cursor means a full read, which counts every row again, so the histogram (like
 every audit aggregate) never depends on the cursor. The cursors are committed only once the
-exporter says the spans were delivered (collectors.exportcursors.Staging): until then each
+exporter says the spans were delivered (collectors.readers.exportcursors.Staging): until then each
 export reads from the last delivered position, so a failed delivery is sent again, never
 lost, and a delivered row is never sent twice.
 """
@@ -28,7 +28,7 @@ import re
 from bisect import bisect_left
 from collections import deque, namedtuple
 
-from collectors.logcursor import scan_log
+from collectors.readers.cursors import scan_log
 from cortex import layout as contract
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.evidencerows import is_count, is_duration, retrieval_row_problem
@@ -178,7 +178,7 @@ class Durations:
 
 
 class Operations:
-    """The aggregate (collectors.logcursor.Aggregate) of one log for one destination.
+    """The aggregate (collectors.readers.cursors.Aggregate) of one log for one destination.
 
     Its cursor state is the duration histogram alone; the operations read are kept in memory,
     the newest `limit`, and never written to the cursor.

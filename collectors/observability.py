@@ -10,7 +10,7 @@ import os
 import stat
 from collections import namedtuple
 
-from collectors.fsprobe import describe_os_error, escapes, file_kind
+from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from collectors.logcursor import scan_log
+from collectors.readers.cursors import scan_log
 from collectors.layout import Layout
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
@@ -21,7 +21,7 @@ class ProposalEvidence(namedtuple("ProposalEvidence", "status log rows pending m
 
 
 class PendingCount:
-    """The aggregate (collectors.logcursor.Aggregate): how many rows are pending."""
+    """The aggregate (collectors.readers.cursors.Aggregate): how many rows are pending."""
 
     key = "proposals.pending/1"
 

@@ -1,16 +1,16 @@
 """Collect stage: retrieval evidence, the last row of O/memory-retrievals.jsonl.
 
 Called through the check list (health.judge.checks). The whole file is read (a malformed line anywhere
-counts; after the first audit only what was appended, collectors.logcursor) but only the last row is kept and checked against the row model the hook writes with
+counts; after the first audit only what was appended, collectors.readers.cursors) but only the last row is kept and checked against the row model the hook writes with
 (cortex.evidencerows).
 """
 from __future__ import annotations
 
 from collections import namedtuple
 
-from collectors.logcursor import scan_log
+from collectors.readers.cursors import scan_log
 from collectors.layout import Layout
-from collectors.text import brief
+from collectors.readers.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import as_json
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
@@ -41,7 +41,7 @@ def retrieval_row(line: int, row: dict) -> RetrievalRow:
 
 
 class LatestRetrieval:
-    """The aggregate (collectors.logcursor.Aggregate): the last row, judged only when asked for."""
+    """The aggregate (collectors.readers.cursors.Aggregate): the last row, judged only when asked for."""
 
     key = "retrieval.latest/1"
 

@@ -10,10 +10,10 @@ from collections import namedtuple
 
 from collectors.layout import Layout
 from cortex import layout as contract
-from collectors.reviewer_rows import RowClass, classify
+from collectors.readers.reviewer_rows import RowClass, classify
 from cortex.evidencerows import is_count
-from collectors.text import brief
-from collectors.jsonl import json_object, tail_rows
+from collectors.readers.text import brief
+from collectors.readers.jsonl import json_object, tail_rows
 
 TAIL_ROWS = 50
 DEFAULT_TURN_THRESHOLD = 8

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from collectors.fsprobe import probe_file
+from collectors.readers.fsprobe import probe_file
 from collectors.layout import Layout
-from collectors.text import brief
+from collectors.readers.text import brief
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState

@@ -1,7 +1,7 @@
 """Collect stage: reviewer evidence (O/reviewer-runs.jsonl and O/reviewer-runs/<runId>/).
 
 Called through the check list (health.judge.checks). Reads the log once (after the first audit only
-what was appended, collectors.logcursor), keeping only the latest row and
+what was appended, collectors.readers.cursors), keeping only the latest row and
 a summary of the last HISTORY terminal rows, and finds the newest run directory.
 """
 from __future__ import annotations
@@ -10,12 +10,12 @@ import os
 import stat
 from collections import deque, namedtuple
 
-from collectors.fsprobe import describe_os_error, escapes, file_kind
-from collectors.logcursor import scan_log
+from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
+from collectors.readers.cursors import scan_log
 from collectors.layout import Layout
-from collectors.reviewer_rows import RowClass, carries_eat_cap, classify, dispatch_refusals, is_failure
+from collectors.readers.reviewer_rows import RowClass, carries_eat_cap, classify, dispatch_refusals, is_failure
 from cortex.reviewrows import run_id_ms
-from collectors.text import brief
+from collectors.readers.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, as_json
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
@@ -113,7 +113,7 @@ def terminal_row(line: int, row: dict) -> TerminalRow:
 
 
 class NewestRows:
-    """The aggregate (collectors.logcursor.Aggregate): the last row and the last HISTORY rows, judged when asked for."""
+    """The aggregate (collectors.readers.cursors.Aggregate): the last row and the last HISTORY rows, judged when asked for."""
 
     key = "reviewer.newest/2"  # /2: terminal rows carry their dispatch refusals
 

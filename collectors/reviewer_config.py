@@ -6,7 +6,7 @@ pydantic) in the environment the hooks get (the settings' env over the auditor's
 pydantic costs an audit ~100 ms to import, so the verdict is remembered beside the log
 cursors, bound to the SHA-256 of the file's bytes and of the override's value, and to the
 release (whose loader may accept other things): only a changed file, override or release is
-validated again. The memo is derived data (collectors.logcursor's folder, 0600, sealed as a
+validated again. The memo is derived data (collectors.readers.memos, in the cursors' folder, 0600, sealed as a
 cursor is); a seal that does not match (a verdict edited, even into another valid one),
 damaged, foreign or absent means validating afresh. It holds the loader's
 message, which never quotes a private span (the loader strips them before validating).
@@ -18,11 +18,11 @@ import hashlib
 import json
 from collections import namedtuple
 
-from collectors.agent_settings import hook_environment
+from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
 from collectors.layout import Layout
-from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
-from collectors.text import clip
+from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
+from collectors.readers.text import clip
 from cortex import __version__, layout as contract
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.errors import CortexError

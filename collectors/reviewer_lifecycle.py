@@ -12,11 +12,11 @@ import hashlib
 import re
 from collections import namedtuple
 
-from collectors.jsonl import scan_jsonl, tail_rows
-from collectors.logcursor import scan_log
+from collectors.readers.jsonl import scan_jsonl, tail_rows
+from collectors.readers.cursors import scan_log
 from collectors.layout import Layout
 from cortex import layout as contract
-from collectors.text import brief
+from collectors.readers.text import brief
 from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
@@ -59,7 +59,7 @@ def tail_objects(path: str, anchor: str) -> tuple[FileState, list[dict]]:
 
 
 class TerminalRunIds:
-    """The aggregate (collectors.logcursor.Aggregate): the run ids that have a terminal row, bounded.
+    """The aggregate (collectors.readers.cursors.Aggregate): the run ids that have a terminal row, bounded.
 
     A run id in the reviewer's own format is kept as is (digits, no text); any other as a
     digest. Past 2 * KEEP ids the oldest are dropped (odd ids first) and `floor` remembers the

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def publish_folder(options: Options, environ: Mapping[str, str]) -> str | None:
     """The folder the check publishes to (O of a LifeOS tree; else the root itself), or None when neither is one."""
-    from collectors.paths import health_log_path, resolve_root
+    from collectors.readers.paths import health_log_path, resolve_root
 
     root = resolve_root(options.root, environ)
     for folder in (os.path.dirname(health_log_path(root)), os.path.abspath(os.path.expanduser(root))):
@@ -77,8 +77,8 @@ def _detached(judge: Callable, argv: Sequence[str], environ: Mapping[str, str], 
 
 def _newest_line(options: Options, environ: Mapping[str, str], summary: Callable) -> str | None:
     """The summary line of the newest report published for this root (None when ok, absent or unreadable)."""
-    from collectors.paths import health_log_path, resolve_root
-    from reports.healthlog import newest_report
+    from collectors.readers.paths import health_log_path, resolve_root
+    from collectors.healthlog.read import newest_report
 
     document, _problem = newest_report(health_log_path(resolve_root(options.root, environ)))
     return summary(document) if document is not None else None

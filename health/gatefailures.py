@@ -86,7 +86,7 @@ def record(failure: GateFailure, options: Options | None, environ: Mapping[str, 
 
 
 def _record(failure: GateFailure, options: Options | None, environ: Mapping[str, str]) -> str | None:
-    from collectors.paths import resolve_root
+    from collectors.readers.paths import resolve_root
     from cortex.hookfailures import record_hook_failure
     from cortex.layout import MEMORY_PARTS
     from thresholds.clock import resolve_clock

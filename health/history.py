@@ -1,6 +1,6 @@
 """History command (`cortex-health history [--last N]`): the recent runs from memory-health.jsonl. Called by health.cli.
 
-Reads the last N reports from the end of O/memory-health.jsonl (reports.healthlog, cost
+Reads the last N reports from the end of O/memory-health.jsonl (collectors.healthlog.runs, cost
 independent of the log's size) and prints one row per run (time, overall, counts), a trend
 line, how long each currently failing id has been failing, and the ids that flap. A line
 that is not a report is reported with its position from the end, never skipped silently.
@@ -12,33 +12,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from collectors.paths import health_log_path, resolve_root
+from collectors.healthlog.read import describe_open_error
+from collectors.healthlog.runs import History, Run, read_history
+from collectors.readers.paths import health_log_path, resolve_root
 from health.parser import Parser, bounded_int
-from reports.healthlog import BLOCK, MAX_LINE_BYTES, ReverseLines, describe_open_error, parse_report
 
 DEFAULT_LAST = 20
 MAX_LAST = 10_000
 FLAP_CHANGES = 3  # an id present/absent that changed state this often within the window flaps
 SPARK = {"ok": "▁", "warn": "▄", "critical": "█", "unknown": "?"}
 MALFORMED_MARK = "·"
-
-
-@dataclass
-class Run:
-    position: int  # 1 = the newest line
-    report: dict | None = None
-    problem: str | None = None
-
-
-@dataclass
-class History:
-    log: str
-    runs: list[Run] = field(default_factory=list)  # oldest first
-    truncated: bool = False  # the scan budget ended before N lines were found
 
 
 positive = bounded_int(1, MAX_LAST)
@@ -54,24 +40,6 @@ def build_parser() -> Parser:
     parser.add_argument("--verify", action="store_true",
                         help="verify the whole hash chain and the checkpoint: exit 0 intact, 2 broken")
     return parser
-
-
-def read_history(path: str, last: int, parse: Callable[[bytes | None], dict | str] = parse_report) -> History:
-    """The last `last` lines as runs; OSError (FileNotFoundError included) for the caller.
-
-    `parse` turns one line into a report or the reason it is none (the dashboard passes a memo of it).
-    """
-    history = History(path)
-    budget = last * (MAX_LINE_BYTES + BLOCK)
-    with ReverseLines(path, max_bytes=budget) as reader:
-        for position, raw in enumerate(reader, start=1):
-            parsed = parse(raw)
-            history.runs.append(Run(position, parsed, None) if isinstance(parsed, dict) else Run(position, None, parsed))
-            if position >= last:
-                break
-        history.truncated = reader.exhausted
-    history.runs.reverse()
-    return history
 
 
 def presence(runs: list[Run]) -> dict[str, list[tuple[Run, str | None]]]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from collectors.chainverify import Verification, verify
-from collectors.healthchain import Checkpoint, checkpoint_path, read_checkpoint
-from reports.healthlog import describe_open_error, parse_report
+from collectors.healthlog.verify import Verification, verify
+from collectors.healthlog.chain import Checkpoint, checkpoint_path, read_checkpoint
+from collectors.healthlog.read import describe_open_error, parse_report
 
 
 def _line_problems(path: str, numbers: list[int]) -> dict[int, str | None]:

@@ -5,7 +5,7 @@ The auditor writes with the core's primitives, not its own: the line goes throug
 cortex.core.durable.append_line (one O_APPEND write of a whole line, fsync) while holding the
 core's `<log>.lock` (cortex.hot.locks: stamped, dead holders broken, waiting bounded), so
 concurrent runs never interleave. Under the same lock the line gets its hash-chain link and
-the checkpoint is rewritten atomically after it (health.chainappend). Every copy goes through `write_copy`, the one writer:
+the checkpoint is rewritten atomically after it (collectors.healthlog.append). Every copy goes through `write_copy`, the one writer:
 `destination_problem` refuses symlinks, directories, non-regular files, missing folders,
 anything inside a LIFEOS/ tree (the root's, reached by any alias, or any other: memory, hot
 files, reviewer config, locks) and the index manifest; then the copy is written with
@@ -19,7 +19,7 @@ import os
 import stat
 from collections.abc import Callable
 
-from collectors.fsprobe import describe_os_error, escapes, file_kind
+from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
 from cortex.core.durable import append_line as durable_append
 from cortex.core.durable import replace_file
@@ -27,8 +27,8 @@ from cortex.errors import CortexError
 from cortex.hot.locks import acquire
 from cortex.core.safepaths import is_within
 from cortex.layout import LIFEOS
-from collectors.healthchain import checkpoint_path
-from health.chainappend import prepare
+from collectors.healthlog.chain import checkpoint_path
+from collectors.healthlog.append import prepare
 
 LOCK_WAIT_MS = 5000
 

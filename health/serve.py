@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from http.server import ThreadingHTTPServer
 from typing import TextIO
 
-from collectors.paths import resolve_root
+from collectors.readers.paths import resolve_root
 from health.parser import Parser, bounded_int
 
 LOOPBACK = ("127.0.0.1", "::1")

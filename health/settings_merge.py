@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Mapping
 
-from collectors.agent_settings import MAX_SETTINGS_BYTES, hook_environment, parse_command, settings_env
+from collectors.readers.settings import MAX_SETTINGS_BYTES, hook_environment, parse_command, settings_env
 from cortex.core.durable import create_file, replace_file
 from cortex.core.safeio import read_bounded
 from cortex.core.strictjson import StrictJSONError, decode

@@ -2,7 +2,7 @@
 
 The fast path: standard library only (no rich, pydantic or psutil; a test checks
 sys.modules), no argparse, never reads stdin, always exits 0 with exactly one line. It
-reads the newest report from the end of O/memory-health.jsonl (reports.healthlog), makes it
+reads the newest report from the end of O/memory-health.jsonl (collectors.healthlog.read), makes it
 the typed report (reports.report.from_document, without the catalogue: one line shows ids
 only) and marks it stale past --max-age, by the report's integer now_ms. A bad --now /
 CORTEX_HEALTH_NOW shows the cortex-clock-invalid state, as the check reports it. --refresh
@@ -20,7 +20,7 @@ if __name__ == "__main__":  # run as a script: make the packages beside health/ 
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
     sys.path.insert(0, os.path.dirname(_HERE))
 
-from collectors.paths import health_log_path, resolve_root  # noqa: E402
+from collectors.readers.paths import health_log_path, resolve_root  # noqa: E402
 from cortex.core.numbers import ascii_decimal  # noqa: E402
 from cortex.core.safeio import write_quietly  # noqa: E402
 from reports.formats.statusline import line  # noqa: E402
@@ -146,7 +146,7 @@ def status(argv: list[str], environ) -> str:
     if options.get("--refresh"):
         document, problem = refreshed(root, options, environ)
     else:
-        from reports.healthlog import newest_report
+        from collectors.healthlog.read import newest_report
 
         document, problem = newest_report(health_log_path(root))
     report = None if document is None else from_document(document)

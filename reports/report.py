@@ -14,7 +14,8 @@ Immutable all the way down: records are named tuples, mappings read-only views
 (types.MappingProxyType) and lists tuples, so no format can change what the next one or the
 published line sees; `document()` gives the plain JSON data back, key for key and in order,
 for the json-ish outputs (reports.reportjson writes it byte for byte as before). Stdlib only
-and cheap to import (no dataclasses, no typing at run time): the status line's fast path
+(its schema id comes from the stored line's format, collectors.healthlog.format) and cheap to
+import (no dataclasses, no typing at run time): the status line's fast path
 builds one from the newest published line without loading the catalogue.
 """
 from __future__ import annotations
@@ -23,13 +24,13 @@ import math
 from collections import namedtuple
 from types import MappingProxyType
 
+from collectors.healthlog.format import REPORT_SCHEMA as SCHEMA_ID  # a stored line is a report: one schema id
+
 TYPE_CHECKING = False  # typing costs the status line milliseconds
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from collections.abc import Callable
     from typing import Any
-
-SCHEMA_ID = "cortex-health/v1"
 
 
 def finite_number(value: Any) -> bool:

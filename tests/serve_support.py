@@ -141,7 +141,7 @@ def chained_history(root: Path, rows: int) -> int:
     checkpoint, as publication leaves them; returns the log's size. Cheap: one audit, then hashing."""
     import hashlib
 
-    from collectors.healthchain import Checkpoint, checkpoint_path, splice
+    from collectors.healthlog.chain import Checkpoint, checkpoint_path, splice
     from cortex.core.timestamps import iso_from_ms
     from tests.ops_support import health_log, publish_runs
 

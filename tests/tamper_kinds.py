@@ -91,7 +91,7 @@ def one_more_of_each(path: Path) -> None:
     path.write_text(json.dumps(memo, ensure_ascii=False))
 
 
-# -- the OTLP exporter's cursors (collectors.exportcursors): what --otlp sends, and the audit report -------------
+# -- the OTLP exporter's cursors (collectors.readers.exportcursors): what --otlp sends, and the audit report -------------
 # A cursor is both position and the cumulative duration histogram. Damage must look exactly like its absence: the
 # log is read in full, so every operation is sent again (a receiver can drop the duplicates; none is ever lost) and
 # the histogram, counted from the whole log, is the same as with the cursor; the metrics, logs and report never move.
@@ -108,8 +108,8 @@ def build_exported(folder: Path, variant: int) -> Built:
 
 
 def export_cursors(built: Built) -> dict[str, Path]:
-    """The delivered log cursors in the cache's otlp folder (as collectors.exportcursors names them)."""
-    from collectors.logcursor import FORMAT
+    """The delivered log cursors in the cache's otlp folder (as collectors.readers.exportcursors names them)."""
+    from collectors.readers.cursors import FORMAT
 
     return memos_of(built, ".json", FORMAT, lambda cursor: cursor["aggregate"], kind="otlp")
 

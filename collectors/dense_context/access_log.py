@@ -16,9 +16,9 @@ from collections import Counter, namedtuple
 from collectors.dense_context.index_drift import table_for
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, Project, analysed
-from collectors.jsonl import MAX_REPORTED_LINES
-from collectors.logcursor import scan_log
-from collectors.text import clip
+from collectors.readers.jsonl import MAX_REPORTED_LINES
+from collectors.readers.cursors import scan_log
+from collectors.readers.text import clip
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, MalformedLine
 
@@ -74,7 +74,7 @@ def row_time(row: dict) -> int | str:
 
 
 class References:
-    """The aggregate (collectors.logcursor.Aggregate): refs per atom file, rows off the upstream shape, the newest ts."""
+    """The aggregate (collectors.readers.cursors.Aggregate): refs per atom file, rows off the upstream shape, the newest ts."""
 
     key = "dc_access_log.references/1"
 

@@ -11,7 +11,7 @@ from collections import Counter, namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Atom, Project, analysed, scan
-from collectors.text import clip
+from collectors.readers.text import clip
 from collectors.evidence import EvidenceStatus
 
 BASE_FIELDS = ("id", "date", "project", "summary", "tags")

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import is_dir, list_dir, regular_file
-from collectors.fsprobe import describe_os_error
+from collectors.readers.fsprobe import describe_os_error
 from cortex.core.safeio import UnsafeFile, open_regular
 from collectors.evidence import EvidenceStatus
 

@@ -12,7 +12,7 @@ from collections import Counter, namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import MAX_LISTED, is_dir, list_dir, read_head
-from collectors.fsprobe import describe_os_error
+from collectors.readers.fsprobe import describe_os_error
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile
 from collectors.evidence import EvidenceStatus

@@ -17,7 +17,7 @@ from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
 from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Project, analysed, regular_file, scan
-from collectors.fsprobe import describe_os_error
+from collectors.readers.fsprobe import describe_os_error
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus

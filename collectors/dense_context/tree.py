@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from collectors.dense_context import frontmatter
 from collectors.dense_context.layout import ATOM_FOLDERS, DenseLayout
-from collectors.fsprobe import describe_os_error
+from collectors.readers.fsprobe import describe_os_error
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, open_regular
 from cortex.core.timestamps import parse_timestamp_ms

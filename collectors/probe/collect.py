@@ -16,10 +16,10 @@ import time
 from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus
-from collectors.hook_registry import read_registry
+from collectors.readers.hook_registry import read_registry
 from collectors.layout import Layout
 from collectors.probe import runner, sandbox as sandboxes, steps as plan, verdicts
-from collectors.text import clip
+from collectors.readers.text import clip
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import iso_from_ms
 from cortex.layout import REVIEWER_FIRES_LOG

@@ -16,7 +16,7 @@ import time
 from collections import namedtuple
 from collections.abc import Mapping
 
-from collectors.text import clip
+from collectors.readers.text import clip
 
 MAX_STDOUT = 1 << 20
 SHELL = "/bin/sh"

@@ -1,6 +1,6 @@
 """Collect stage helper: the probe's steps, each run as the agent (or a user) would run it in the copy. Used by collectors.probe.collect.
 
-Hook steps: every memory hook settings.json registers (collectors.hook_registry), in the
+Hook steps: every memory hook settings.json registers (collectors.readers.hook_registry), in the
 agent's order (UserPromptSubmit, then Stop), with its command line, Claude Code's JSON on
 stdin and its timeout. Write steps, with the `cortex` the hooks run: `remember` (a probe idea
 through the governed write path), `search` finds it, `get` returns it, and `review run` on
@@ -21,11 +21,11 @@ import sys
 from collections import namedtuple
 from collections.abc import Mapping
 
-from collectors.agent_settings import hook_environment
-from collectors.hook_registry import DEFAULT_TIMEOUT_MS, Registry
+from collectors.readers.settings import hook_environment
+from collectors.readers.hook_registry import DEFAULT_TIMEOUT_MS, Registry
 from collectors.probe import verdicts
 from collectors.probe.sandbox import Sandbox, stub_command
-from collectors.text import clip
+from collectors.readers.text import clip
 
 EVENT_ORDER = ("UserPromptSubmit", "Stop")
 HOOK_VERDICTS = {"render": verdicts.render, "recall": verdicts.recall, "fire": verdicts.fire, "gate": verdicts.gate}

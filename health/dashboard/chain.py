@@ -22,7 +22,7 @@ from typing import Any
 
 from collectors import health_history
 from collectors.evidence import EvidenceStatus
-from collectors.healthchain import checkpoint_path
+from collectors.healthlog.chain import checkpoint_path
 from collectors.layout import Layout
 from cortex.core.safeio import open_regular
 from health.judge.rules import Context

@@ -15,8 +15,8 @@ import threading
 from dataclasses import dataclass, field
 
 from health.judge.catalogue.find import lookup
-from health.history import History, Run, read_history
-from reports.healthlog import parse_report
+from collectors.healthlog.runs import History, Run, read_history
+from collectors.healthlog.read import parse_report
 from reports.measurements import measurements
 from reports.report import Report, from_document
 

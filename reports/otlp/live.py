@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from collectors.exportcursors import Staging
+    from collectors.readers.exportcursors import Staging
 
 CACHE_KIND = "otlp"  # the cursors' folder: cortex.core.cachedir, beside the audit's own
 
@@ -57,7 +57,7 @@ def live_bodies(report: Report, layout: Any, environ: Mapping[str, str], destina
     notes = [problem] if problem else []
     metrics, traces, staging = gauges(report), None, None
     if observability and report.now_ms is not None:
-        from collectors.exportcursors import Staging
+        from collectors.readers.exportcursors import Staging
         from collectors.memory_operations import MAX_OPERATIONS, operations_since
         from cortex.core.cachedir import cache_dir
         from reports.otlp.spans import traces_request

@@ -10,7 +10,9 @@ from tests.health_support import REPO
 from tests.ops_support import health
 
 MODULES = [
-    "collectors/healthchain.py", "collectors/chainverify.py", "health/chainappend.py", "health/history_verify.py",
+    "collectors/healthlog/chain.py", "collectors/healthlog/verify.py", "collectors/healthlog/append.py", "health/history_verify.py",
+    "collectors/healthlog/__init__.py", "collectors/healthlog/format.py", "collectors/healthlog/read.py",
+    "collectors/healthlog/runs.py",
     "health/serve.py", "health/dashboard/__init__.py", "health/dashboard/data.py", "health/dashboard/handler.py",
     "health/dashboard/pages.py", "health/dashboard/svg.py", "collectors/health_history.py",
     "health/judge/rules/health_history.py", "health/judge/catalogue/health_history.py", "bench/bench_history.py",

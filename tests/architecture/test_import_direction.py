@@ -92,7 +92,7 @@ def test_there_is_no_import_cycle():
 
 def test_the_checks_find_a_back_arrow_and_a_cycle():
     # the detectors themselves: a reports module importing the CLI is an upward edge
-    assert floor("reports.document") < floor("health.cli") and floor("collectors.jsonl") < floor("health.judge.model")
+    assert floor("reports.document") < floor("health.cli") and floor("collectors.readers.jsonl") < floor("health.judge.model")
     assert floor("thresholds.clock") < floor("collectors.runner") < floor("reports.hints") < floor("health.judge.checks")
     assert floor("health.judge.catalogue.find") > floor("reports.report")  # a stored line's lookup is passed in
     # the judge is below the application around it: a rule importing the options runs back up

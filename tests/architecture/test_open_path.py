@@ -29,7 +29,7 @@ ALLOWED = {
     ("cortex/core/durable.py", "_written_temp"): "creates its own temp file",
     ("cortex/core/durable.py", "append_line"): "appends one line (non-blocking, no symlink, regular files only)",
     ("cortex/core/durable.py", "fsync_dir"): "a folder opened only to fsync it, never read",
-    ("collectors/exportcursors.py", "Staging.__init__"): "the cursor folder opened only to flock it, never read",
+    ("collectors/readers/exportcursors.py", "Staging.__init__"): "the cursor folder opened only to flock it, never read",
     ("cortex/core/flocks.py", "try_exclusive"): "a lock file or folder opened only to flock it, never read",
     ("cortex/searchcache/builder.py", "_child"): "os.devnull as the detached builder's standard streams",
     # sqlite opens a database by name, never through our fd: both callers first open or probe it and its

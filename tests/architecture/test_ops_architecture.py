@@ -9,8 +9,8 @@ import pytest
 from tests.health_support import REPO, clean_env
 
 NEW_MODULES = [
-    "collectors/paths.py", "health/cli.py", "health/options.py", "health/statusline.py", "health/gate.py",
-    "health/history.py", "health/explain.py", "health/judge/catalogue/__init__.py", "reports/healthlog.py",
+    "collectors/readers/paths.py", "health/cli.py", "health/options.py", "health/statusline.py", "health/gate.py",
+    "health/history.py", "health/explain.py", "health/judge/catalogue/__init__.py", "collectors/healthlog/read.py",
     "reports/measurements.py", "reports/hints.py", "reports/units.py", "reports/formats/__init__.py",
     "reports/report.py", "reports/document.py",
     "reports/formats/statusline.py", "reports/formats/prometheus.py", "reports/formats/nagios.py",

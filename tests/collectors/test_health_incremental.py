@@ -16,7 +16,7 @@ import pytest
 
 from collectors import proposals, retrieval, reviewer
 from collectors.layout import Layout
-from collectors.logcursor import checked_ranges
+from collectors.readers.cursors import checked_ranges
 from health.run import Options, audit
 from tests import health_scenarios as scenarios, liveness_scenarios as live
 from tests.health_support import NOW, NOW_MS, REPO, clean_env, copy_demo, obs, run_cli, wait_for_gate

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
+from collectors.readers.jsonl import MAX_REPORTED_LINES, scan_jsonl
 from health.judge.model import EvidenceStatus
 from cortex.core.strictjson import parse_object
 

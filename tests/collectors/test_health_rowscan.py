@@ -11,13 +11,13 @@ import os
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from collectors.jsonl import MAX_REPORTED_LINES, scan_jsonl
-from collectors.logcursor import scan_log
+from collectors.readers.jsonl import MAX_REPORTED_LINES, scan_jsonl
+from collectors.readers.cursors import scan_log
 from collectors.proposals import PendingCount
 from collectors.retrieval import LatestRetrieval
 from collectors.reviewer import NewestRows
 from collectors.reviewer_lifecycle import TerminalRunIds
-from collectors.text import clip
+from collectors.readers.text import clip
 from cortex.core.safeio import iter_lines
 from cortex.core.strictjson import parse_object
 
@@ -134,7 +134,7 @@ def test_bounded_run_ids_answer_exactly_or_say_unknown():
 @given(body=st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=60), max_line_bytes=st.sampled_from([40, 1 << 20]))
 def test_the_fast_path_either_declines_or_agrees_with_the_strict_decoder(body, max_line_bytes):
     """Small blocks skip the fast path in a scan (orjson's import costs more): prove it directly, at any size."""
-    from collectors.rowscan import certain_rows
+    from collectors.readers.rowscan import certain_rows
 
     rows = certain_rows(body, max_line_bytes, min_bytes=0)
     if rows is not None:
@@ -143,7 +143,7 @@ def test_the_fast_path_either_declines_or_agrees_with_the_strict_decoder(body, m
 
 
 def test_a_small_block_never_imports_the_fast_codec_and_a_large_one_takes_it():
-    from collectors.rowscan import FAST_PATH_MIN_BYTES, certain_rows
+    from collectors.readers.rowscan import FAST_PATH_MIN_BYTES, certain_rows
 
     small = [b'{"a":1}'] * 10
     assert certain_rows(small, 1 << 20) is None

@@ -1,4 +1,4 @@
-"""The hook heartbeats' remembered line instants (collectors.tailstamps): the verdict equals decoding every line."""
+"""The hook heartbeats' remembered line instants (collectors.readers.tailstamps): the verdict equals decoding every line."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from collectors.tailstamps import tail_stamps
+from collectors.readers.tailstamps import tail_stamps
 from tests.health_support import copy_demo, obs
 from tests.collectors.test_health_incremental import DAMAGES, assert_same, cached, verdict
 

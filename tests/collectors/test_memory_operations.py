@@ -1,5 +1,5 @@
 """Memory operations from the hook logs (collectors.memory_operations) and the exporter's staged cursors
-(collectors.exportcursors): what a row becomes, what never leaves it, and when the position moves."""
+(collectors.readers.exportcursors): what a row becomes, what never leaves it, and when the position moves."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from collectors.exportcursors import Staging
+from collectors.readers.exportcursors import Staging
 from collectors.memory_operations import BOUNDS_S, OTHER, fire, operations_since, recall, review, write
 from tests.health_support import jsonl
 

@@ -20,7 +20,7 @@ from tests.tamper_kinds import (build_config, build_corpus, build_exported, buil
 from tests.tamper_support import (TAMPERS, Built, Kind, audit_report, audited, cache_env, check, cortex_data,
                                   memos_of, run)
 
-# -- audit cursors (collectors.logcursor): the whole audit report ------------------------------------------------
+# -- audit cursors (collectors.readers.cursors): the whole audit report ------------------------------------------------
 
 
 def build_backlog(folder: Path, variant: int) -> Built:
@@ -32,7 +32,7 @@ def build_backlog(folder: Path, variant: int) -> Built:
 
 def cursors(built: Built) -> dict[str, Path]:
     """The log cursors alone: the audit folder also holds the memos of the rows below (other suffixes, formats)."""
-    from collectors.logcursor import FORMAT
+    from collectors.readers.cursors import FORMAT
 
     return memos_of(built, ".json", FORMAT, lambda cursor: cursor["aggregate"])
 
@@ -51,7 +51,7 @@ def zero_counts(path: Path) -> None:
     path.write_text(json.dumps(cursor, separators=(",", ":")))
 
 
-# -- tail-stamp memos (collectors.tailstamps): the whole audit report --------------------------------------------
+# -- tail-stamp memos (collectors.readers.tailstamps): the whole audit report --------------------------------------------
 
 
 def build_history(folder: Path, variant: int) -> Built:
@@ -61,7 +61,7 @@ def build_history(folder: Path, variant: int) -> Built:
 
 
 def memos(built: Built) -> dict[str, Path]:
-    from collectors.tailstamps import FORMAT
+    from collectors.readers.tailstamps import FORMAT
 
     return memos_of(built, ".stamps", FORMAT, lambda memo: Path(memo["log"]).name)
 
@@ -76,7 +76,7 @@ def flip_newest_stamp(path: Path) -> None:
     path.write_text(json.dumps(memo, separators=(",", ":")))
 
 
-# -- the history checkpoint (collectors.healthchain): the chain's facts and the next link ------------------------
+# -- the history checkpoint (collectors.healthlog.chain): the chain's facts and the next link ------------------------
 
 
 def build_chain(folder: Path, variant: int) -> Built:
@@ -93,7 +93,7 @@ def checkpoints(built: Built) -> dict[str, Path]:
 
 def reseal_another_seq(path: Path) -> None:
     """A forger's edit: seq one ahead, written whole by Checkpoint.text (its seal recomputed)."""
-    from collectors.healthchain import Checkpoint
+    from collectors.healthlog.chain import Checkpoint
 
     row = json.loads(path.read_bytes())
     row["seq"] += 1

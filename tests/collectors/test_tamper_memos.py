@@ -14,7 +14,7 @@ from tests.tamper_support import audit_report
 
 def forge(path: Path, change) -> None:
     """Rewrite the sealed memo at `path` through `change(memo)` and seal it again, as a forger who knows the seal can."""
-    from collectors.logcursor import sealed
+    from collectors.readers.memos import sealed
 
     data = path.read_bytes()
     memo = json.loads(data[:data.rindex(b',"seal":')] + b"}")
@@ -36,7 +36,7 @@ def test_the_export_row_tells_a_kept_cursor_from_a_lost_one(tmp_path):
 def test_memos_forged_with_a_fresh_seal_never_crash_the_audit(tmp_path):
     """Beyond the seal (which a forger can recompute, docs/derived-state.md): a hot-content memo whose totals
     disagree with its rows is judged again, and a memo nested past the decoder's depth is read as no memo."""
-    from collectors.logcursor import sealed
+    from collectors.readers.memos import sealed
     from tests import hook_scenarios as hooks
 
     built = build_hot_content(tmp_path, 0)
@@ -74,7 +74,7 @@ def test_memo_values_forged_with_a_fresh_seal_are_checked_for_their_shape(tmp_pa
 def test_a_verdict_of_an_earlier_release_is_never_believed(tmp_path):
     """The config's and the corpus's verdicts come from cortex's own loaders, which a release may tighten: a memo
     written by another release (here: as 0.1.0 wrote them, without the release) is worked out again."""
-    from collectors.logcursor import sealed
+    from collectors.readers.memos import sealed
     from tests import hook_scenarios as hooks
 
     built = build_corpus(tmp_path, 0)
@@ -93,9 +93,9 @@ def test_a_verdict_of_an_earlier_release_is_never_believed(tmp_path):
 
 
 def test_a_tail_read_once_is_never_reused_for_other_bytes(tmp_path):
-    """collectors.jsonl.tail_of keeps the newest tail of each log in memory: an edit that puts back the size and
+    """collectors.readers.jsonl.tail_of keeps the newest tail of each log in memory: an edit that puts back the size and
     the mtime still changes what it answers (the ctime moved)."""
-    from collectors.jsonl import tail_of
+    from collectors.readers.jsonl import tail_of
 
     log = tmp_path / "memory-retrievals.jsonl"
     log.write_bytes(b'{"n":1}\n{"n":2}\n')

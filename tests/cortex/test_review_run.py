@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from collectors.reviewer_rows import RowClass, carries_eat_cap
+from collectors.readers.reviewer_rows import RowClass, carries_eat_cap
 from cortex.reviewrows import SUCCESS_KEYS
 from tests.review_support import chat, program, review, row_class, run_dir, runs, state, write_config, write_transcript
 from tests.write_support import all_bytes_under, run_in_process, tree  # noqa: F401 - fixture
@@ -212,7 +212,7 @@ def test_the_envelope_is_valid_and_names_the_run(tree):
 
 def test_without_input_the_transcripts_are_found_below_the_root_not_in_home(tree):
     """`cortex review run --root DIR` reads DIR/projects, the folder the auditor's activity check reads too."""
-    from collectors.agent_activity import transcript_folder
+    from collectors.readers.activity import transcript_folder
 
     decoy = write_transcript(tree.home / ".claude" / "projects" / "-home" / "other-tree.jsonl", chat(3))
     ours = write_transcript(tree.root / "projects" / "-work" / "ours.jsonl", chat(2))

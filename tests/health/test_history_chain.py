@@ -216,8 +216,8 @@ def small_chain(tmp_path_factory):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_single_byte_change_is_detected(small_chain, tmp_path, data):
-    from collectors.chainverify import verify
-    from collectors.healthchain import parse_checkpoint
+    from collectors.healthlog.verify import verify
+    from collectors.healthlog.chain import parse_checkpoint
 
     log, point = small_chain
     position = data.draw(st.integers(0, len(log) - 1))
@@ -232,8 +232,8 @@ def test_any_single_byte_change_is_detected(small_chain, tmp_path, data):
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(garbage=st.binary(max_size=400))
 def test_hostile_bytes_never_raise(tmp_path, garbage):
-    from collectors.chainverify import verify
-    from collectors.healthchain import parse_checkpoint
+    from collectors.healthlog.verify import verify
+    from collectors.healthlog.chain import parse_checkpoint
 
     path = tmp_path / "memory-health.jsonl"
     path.write_bytes(garbage)
@@ -261,7 +261,7 @@ def test_a_checkpoint_that_is_a_directory_is_refused(chained):
 
 def edit_checkpoint(root, reseal: bool, **changes) -> None:
     """Change fields of the checkpoint; `reseal`: written whole again by Checkpoint.text (a forger's edit)."""
-    from collectors.healthchain import Checkpoint
+    from collectors.healthlog.chain import Checkpoint
 
     path = obs(root) / "memory-health.checkpoint"
     row = {**json.loads(path.read_text()), **changes}

@@ -149,7 +149,7 @@ def test_the_window_reads_further_back_when_the_last_rows_are_all_recent(tmp_pat
 
 
 def test_a_tail_read_twice_is_read_once_and_never_outlives_a_change(tmp_path):
-    from collectors import jsonl
+    from collectors.readers import jsonl
 
     log = tmp_path / "memory-health.jsonl"
     log.write_bytes(b'{"a":1}\n{"a":2}\n')

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from freezegun import freeze_time
 
-from collectors.healthchain import checkpoint_path
+from collectors.healthlog.chain import checkpoint_path
 from tests.health_support import copy_demo
 from tests.ops_support import health, health_log, publish_runs
 from tests.serve_support import InProcessServer, Server, chained_history

@@ -108,7 +108,7 @@ JSON_VALUES = st.recursive(st.one_of(st.none(), st.integers(), ANGLED),
 @settings(max_examples=300, deadline=None)
 @given(JSON_VALUES, st.booleans())
 def test_the_readers_byte_scan_finds_every_line_a_private_span_could_hide_in(value, ascii_only):
-    from reports.healthlog import _may_hold_tags
+    from collectors.healthlog.read import _may_hold_tags
 
     raw = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8")
     if walk_holds_angle(json.loads(raw)):

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from reports.healthlog import ReverseLines, newest_report
+from collectors.healthlog.read import ReverseLines, newest_report
 from tests.health_support import copy_demo
 from tests.ops_support import health, health_log, publish_runs
 

@@ -1,6 +1,6 @@
 """Collect stage: an exporter's log cursors, staged until delivery. Used by reports.otlp.live for collectors.memory_operations.
 
-The audit's cursors (collectors.logcursor) move on as soon as a log is read; an exporter's
+The audit's cursors (collectors.readers.cursors) move on as soon as a log is read; an exporter's
 must move only once what was read has been delivered, or a failed POST would lose those
 rows, and a second export running at the same time must not send them too. So each export
 reads and writes its cursors in a private copy (scan_log itself verifies every cursor
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from collectors.jsonl import MAX_LINE_BYTES
-from collectors.logcursor import MAX_CURSOR_BYTES, cursor_path
+from collectors.readers.jsonl import MAX_LINE_BYTES
+from collectors.readers.memos import MAX_CURSOR_BYTES, cursor_path
 from collectors.memory_operations import SOURCES, Operations
 
 

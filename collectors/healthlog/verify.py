@@ -22,7 +22,7 @@ import os
 from collections import namedtuple
 
 from cortex.core.safeio import open_regular
-from collectors.healthchain import Checkpoint, link_of, sha256_hex
+from collectors.healthlog.chain import Checkpoint, link_of, sha256_hex
 
 BLOCK = 1 << 20
 MAX_LINE_BYTES = 1 << 20

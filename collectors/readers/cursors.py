@@ -4,7 +4,7 @@ A cursor remembers, per (log, aggregation): the log's device and inode, the offs
 its last complete line and that line's number, digests of sampled byte ranges before the
 offset (the first and last 64 KiB and 16 blocks spread between them), and what was gathered
 up to there (the scan's counts and malformed lines, the collector's aggregate), as JSON,
-sealed by a BLAKE2b digest over all of it (so the aggregate is bound to the digests of the
+sealed by a BLAKE2b digest over all of it (collectors.readers.memos, so the aggregate is bound to the digests of the
 log prefix it summarises). The next audit checks the seal, then the rest against the open
 file, and reads only what was appended. A seal that does not match (an edit, even into other
 valid JSON), an inode change, a smaller size, any sampled range that differs, an unknown format
@@ -21,11 +21,11 @@ import os
 from collections.abc import Callable
 
 from collectors.evidence import EvidenceStatus, MalformedLine
-from collectors.fsprobe import probe_file
-from collectors.jsonl import MAX_LINE_BYTES, LogScan, Tally, read_failure
-from collectors.rowscan import Position, read_rows
-from cortex.core.cachedir import FILE_MODE
-from cortex.core.safeio import open_regular, read_bounded
+from collectors.readers.fsprobe import probe_file
+from collectors.readers.jsonl import MAX_LINE_BYTES, LogScan, Tally, read_failure
+from collectors.readers.memos import DAMAGED, FORMAT, cursor_path, load_sealed, save_cursor
+from collectors.readers.rowscan import Position, read_rows
+from cortex.core.safeio import open_regular
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; the protocol only documents and checks types
 if TYPE_CHECKING:
@@ -43,12 +43,9 @@ if TYPE_CHECKING:
         def restore(self, state: dict) -> None: ...  # raises on a state it cannot take
 
 
-FORMAT = "cortex-health-cursor/1"
-SEAL = b',"seal":"'  # the last key of a saved cursor or memo: BLAKE2b-128 of the object without it
 EDGE_BYTES = 64 << 10
 SAMPLES = 16
 SAMPLE_BYTES = 4 << 10
-MAX_CURSOR_BYTES = 8 << 20  # an aggregate bigger than this is not remembered (the next read is full)
 
 
 def checked_ranges(offset: int) -> list[tuple[int, int]]:
@@ -63,40 +60,6 @@ def checked_ranges(offset: int) -> list[tuple[int, int]]:
 
 def digest(fd: int, start: int, length: int) -> str:
     return hashlib.blake2b(os.pread(fd, length, start), digest_size=16).hexdigest()
-
-
-def cursor_path(folder: str, log: str, key: str, max_line_bytes: int, suffix: str = ".json") -> str:
-    """The file in `folder` remembering (log, key) ("*.json" cursors; collectors.tailstamps keeps "*.stamps")."""
-    name = hashlib.blake2b(f"{FORMAT}\0{os.path.realpath(log)}\0{key}\0{max_line_bytes}".encode(
-        "utf-8", "surrogateescape"), digest_size=16).hexdigest()
-    return os.path.join(folder, name + suffix)
-
-
-def _seal_of(body: bytes) -> bytes:
-    return hashlib.blake2b(body, digest_size=16, person=b"cortex-health").hexdigest().encode()
-
-
-def sealed(body: bytes) -> bytes:
-    """`body` (one compact JSON object) with its seal as the last key."""
-    return body[:-1] + SEAL + _seal_of(body) + b'"}'
-
-
-# What reading and checking a sealed file may raise (UnsafeFile is an OSError): damage, never a crash; each
-# caller works its answer out again.
-DAMAGED = (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError)
-
-
-def load_sealed(path: str) -> dict:
-    """The object saved by save_cursor at `path`; ValueError when its seal does not match (OSError when unreadable)."""
-    data = read_bounded(path, MAX_CURSOR_BYTES)
-    cut = len(data) - len(SEAL) - 34
-    body = data[:cut] + b"}"
-    if cut < 1 or data[cut:cut + len(SEAL)] != SEAL or data[-2:] != b'"}' or _seal_of(body) != data[-34:-2]:
-        raise ValueError("not sealed, or the seal does not match")
-    found = json.loads(body)
-    if type(found) is not dict:
-        raise ValueError("not an object")
-    return found
 
 
 def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:
@@ -116,20 +79,6 @@ def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:
         return cursor
     except DAMAGED:
         return None
-
-
-def save_cursor(path: str, body: bytes) -> None:
-    """Seal `body` (compact JSON) and write it atomically but not durably (a cursor lost to a crash costs one full
-    read), 0600. One that cannot be written is simply not remembered.
-    """
-    from cortex.core.durable import replace_file
-
-    data = sealed(body)
-    if len(data) <= MAX_CURSOR_BYTES:
-        try:
-            replace_file(path, data, mode=FILE_MODE, sync=False)  # derived: a torn cursor is rejected, never trusted
-        except OSError:
-            pass
 
 
 def resume(cursor: dict | None, fresh: Callable[[], Aggregate]) -> tuple[Position, Tally, Aggregate]:

@@ -1,4 +1,4 @@
-"""Collect stage: the strict JSONL row reader under collectors.jsonl and collectors.logcursor, from any offset, in big chunks.
+"""Collect stage: the strict JSONL row reader under collectors.readers.jsonl and collectors.readers.cursors, from any offset, in big chunks.
 
 Every line is judged exactly as cortex.core.strictjson.parse_object judges it. A chunk of
 lines takes the fast path (orjson, a required dependency) only when the outcome is certain: each

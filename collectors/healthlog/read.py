@@ -1,7 +1,7 @@
-"""Report stage: read published reports back from the end of O/memory-health.jsonl.
+"""Collect stage (the health log's lines): read published reports back from the end of O/memory-health.jsonl.
 
-Used by the status line (the newest report) and by `cortex-health history` (the last N).
-Stdlib only. The log is opened with cortex.core.safeio.open_regular (non-blocking, regular files
+Used by the status line and the gate's summary (the newest report), `cortex-health history` and the
+dashboard (the last N) and `history --verify` (what an unchained line is). Stdlib only. The log is opened with cortex.core.safeio.open_regular (non-blocking, regular files
 only, never through a symlink) and read backwards in blocks from the size seen at open,
 so the cost depends on the lines asked for, never on the size of the log. A line longer
 than `max_line_bytes` is reported (as None) as soon as it is known to be too long and is
@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import os
 
+from collectors.healthlog.format import report_problem
 from cortex.core.safeio import UnsafeFile, open_regular
 from cortex.core.strictjson import parse_object
-from reports.report import SCHEMA_ID as SCHEMA
 
 BLOCK = 64 * 1024
 MAX_LINE_BYTES = 1 << 20
-OVERALLS = ("ok", "warn", "critical", "unknown")
 
 
 class ReverseLines:
@@ -84,46 +83,6 @@ class ReverseLines:
                 end = newline
         if not overlong and not self.exhausted and tail.strip():
             yield bytes(tail)
-
-
-def report_problem(row: dict) -> str | None:
-    """Why a parsed line is not a cortex-health report, or None."""
-    from cortex.core.timestamps import parse_timestamp_ms
-
-    if row.get("schema") != SCHEMA:
-        return f"schema is not {SCHEMA}"
-    if row.get("overall") not in OVERALLS:
-        return "overall is not ok, warn, critical or unknown"
-    if parse_timestamp_ms(row.get("ts")) is None:
-        return "ts is not a valid timestamp"
-    counts = row.get("counts")
-    if not isinstance(counts, dict) or not all(type(counts.get(k)) is int for k in ("critical", "warn", "ok")):
-        return "counts must hold integer critical, warn and ok"
-    findings = row.get("findings")
-    if not isinstance(findings, list) or not all(
-            isinstance(f, dict) and isinstance(f.get("id"), str) and f.get("severity") in ("warn", "critical")
-            and isinstance(f.get("message", ""), str) and isinstance(f.get("detail") or {}, dict) for f in findings):
-        return "findings must be a list of {id, severity warn|critical, message, detail object}"
-    ok_summary = row.get("ok_summary", [])
-    if not isinstance(ok_summary, list) or not all(isinstance(item, str) for item in ok_summary):
-        return "ok_summary must be a list of ids"
-    return _shape_problem(row)
-
-
-def _shape_problem(row: dict) -> str | None:
-    """The rest of the published shape that readers rely on (the typed report, the dashboard): a hand-edited
-    line that parses but has another shape is a bad line, never a report that breaks whoever shows it."""
-    for key, what in (("thresholds", "{value, source, origin, unit}"), ("evidence", "collector evidence")):
-        value = row.get(key)
-        if value is not None and not (isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())):
-            return f"{key} must be an object of {what} objects"
-    for key in ("root", "reason"):
-        if not isinstance(row.get(key), (str, type(None))):
-            return f"{key} must be a string or null"
-    duration = row.get("duration_ms")
-    if duration is not None and (type(duration) not in (int, float) or duration < 0):
-        return "duration_ms must be a number of at least 0"
-    return None
 
 
 def parse_report(raw: bytes | None, max_line_bytes: int = MAX_LINE_BYTES) -> dict | str:

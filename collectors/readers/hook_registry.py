@@ -7,7 +7,7 @@ hooks are recognised as the heartbeat checks recognise them (collectors.heartbea
 cortex commands, or the LifeOS hook files). Read bounded and without blocking, following a
 symlinked settings file as the agent does. The command text stays in memory (the probe runs it
 as written); what evidence keeps, the program and its words, has crossed the privacy boundary
-(collectors.agent_settings.parse_command).
+(collectors.readers.settings.parse_command).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import os
 from collections import namedtuple
 from collections.abc import Mapping
 
-from collectors.agent_settings import (LIVE_NAME, MAX_COMMANDS, MAX_SETTINGS_BYTES, HookCommand, hook_environment,
+from collectors.readers.settings import (LIVE_NAME, MAX_COMMANDS, MAX_SETTINGS_BYTES, HookCommand, hook_environment,
                                        parse_command, settings_env)
 from collectors.heartbeats import HOOKS
 from cortex.core.privacy import strip_private_content

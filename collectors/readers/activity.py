@@ -12,7 +12,7 @@ import json
 import os
 from collections import namedtuple
 
-from collectors.fsprobe import describe_os_error
+from collectors.readers.fsprobe import describe_os_error
 from cortex.core.safeio import UnsafeFile, tail_lines
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.review.transcript import transcript_files

@@ -13,8 +13,8 @@ import shlex
 from collections import namedtuple
 from collections.abc import Mapping
 
-from collectors.fsprobe import describe_os_error
-from collectors.text import brief
+from collectors.readers.fsprobe import describe_os_error
+from collectors.readers.text import brief
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object

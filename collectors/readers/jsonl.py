@@ -1,6 +1,6 @@
 """Collect stage: the streaming JSONL reader every log collector uses, and the small JSON object files (state, config).
 
-Built on collectors.rowscan (big chunks, a fast path only where it is certain), so memory
+Built on collectors.readers.rowscan (big chunks, a fast path only where it is certain), so memory
 stays bounded by one line (MAX_LINE_BYTES) plus one chunk whatever the file size. Every row must be one JSON object; anything else is a malformed
 line with its number and reason (over-long, invalid UTF-8, invalid JSON, NaN/Infinity,
 duplicate keys, not an object). Blank lines are not rows. Only the first
@@ -16,11 +16,11 @@ from collections.abc import Callable
 from cortex import layout as contract
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded, tail_lines
 from cortex.review.reviewdefaults import CONFIG_NAME
-from collectors.fsprobe import describe_os_error, probe_file
+from collectors.readers.fsprobe import describe_os_error, probe_file
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
-from collectors.text import clip
+from collectors.readers.text import clip
 from cortex.core.strictjson import parse_object
-from collectors.rowscan import Position, read_rows
+from collectors.readers.rowscan import Position, read_rows
 
 MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20

@@ -7,7 +7,7 @@ the last tail read, a BLAKE2b digest of each and the row's `ts` when the line is
 object row whose `ts` is a valid instant (else null: the line names no instant); a line not
 in the memo is decoded as before. Only strict timestamps are kept, never other text from the
 log, so nothing in the memo can carry a private span. Derived data in the cursors' folder
-(collectors.logcursor: sealed by a digest over the whole memo, 0600, written atomically, no
+(collectors.readers.memos: sealed by a digest over the whole memo, 0600, written atomically, no
 fsync); a memo whose seal does not match (edited, even into other valid instants), damaged,
 foreign or absent, or no folder, means every line is decoded.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from collectors.logcursor import DAMAGED, cursor_path, load_sealed, save_cursor
+from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 
-from collectors.text import clip
+from collectors.readers.text import clip
 from cortex.evidencerows import is_count
 from cortex.reviewrows import skip_problem, success_problem
 

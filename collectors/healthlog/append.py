@@ -1,7 +1,7 @@
-"""Publish stage: chain the next memory-health.jsonl line and advance the checkpoint. Called by health.publish.append_line
-while it holds the log's lock.
+"""Publish stage (the health log's chain): the next memory-health.jsonl line, chained, and the checkpoint after it.
+Called by health.publish.append_line while it holds the log's lock (it writes what this decides).
 
-Before chaining, the log is verified from the checkpoint (collectors.chainverify), once that
+Before chaining, the log is verified from the checkpoint (collectors.healthlog.verify), once that
 checkpoint agrees with the line it points at (else the log is verified without it). The new
 line chains to the log's real last line (its seq follows the newest chained line found in the
 log, never the checkpoint's word), so the record goes on whatever happened; the checkpoint
@@ -17,8 +17,8 @@ import os
 from dataclasses import dataclass
 
 from cortex.core.safeio import open_regular
-from collectors.chainverify import Verification, Walk, prefix_hash, verify
-from collectors.healthchain import EMPTY_SHA256, Checkpoint, checkpoint_path, read_checkpoint, sha256_hex, splice
+from collectors.healthlog.verify import Verification, Walk, prefix_hash, verify
+from collectors.healthlog.chain import EMPTY_SHA256, Checkpoint, checkpoint_path, read_checkpoint, sha256_hex, splice
 
 
 @dataclass(frozen=True)

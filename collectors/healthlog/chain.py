@@ -9,7 +9,7 @@ the whole report, and readers that ignore unknown keys see the report unchanged.
 checkpoint (O/memory-health.checkpoint) records the head the last append left: its sequence,
 its hash, the run's time, and where the head line sits (line number, byte start and end),
 sealed by a SHA-256 over those fields (its last key). The checkpoint is derived: readers check
-the seal here and what it says against the line it points at (collectors.chainverify) before
+the seal here and what it says against the line it points at (collectors.healthlog.verify) before
 they use it.
 """
 from __future__ import annotations

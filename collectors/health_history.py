@@ -15,6 +15,14 @@ from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.healthlog.verify import verify
 from collectors.healthlog.chain import Checkpoint, checkpoint_path, read_checkpoint
+from collectors.metric import Metric
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    from collectors.metric import Limit
 
 
 class HealthHistoryEvidence(namedtuple(
@@ -60,3 +68,12 @@ def collect(layout: Layout) -> HealthHistoryEvidence:
         broken_kind=broken.kind if broken else None, broken_reason=broken.message if broken else None,
         unchained_lines=tuple(result.unchained), unchained_total=result.unchained_total,
         checkpoint_behind=result.checkpoint_behind, torn=result.torn)
+
+
+# What this evidence gives a monitoring system (collectors.metric_table lists this function).
+def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
+    """The head sequence of the chain (a number to alert on when it drops, not to graph: Prometheus and OTLP only)."""
+    if type(evidence.get("head_seq")) is int:
+        yield Metric("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
+                     "(before this run's own line); a drop means the history was cut or rolled back.",
+                     evidence["head_seq"], "sequence", perfdata=False)

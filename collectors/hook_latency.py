@@ -28,6 +28,14 @@ from collectors.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
+from collectors.metric import Metric, Summary, graphable, json_object
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    from collectors.metric import Limit
 
 WINDOW_MS = 24 * 3_600_000
 FIRST_LINES = 200
@@ -140,3 +148,30 @@ def collect(layout: Layout) -> HookLatencyEvidence:
         declared = any(item.timeout_declared for item in registry.hooks if item.hook == hook)
         hooks.append(summarise(hook, state, durations, timeout, declared))
     return HookLatencyEvidence(EvidenceStatus.OK, WINDOW_MS, registry.problem, tuple(hooks))
+
+
+# What this evidence gives a monitoring system (collectors.metric_table lists this function).
+def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric | Summary]:
+    """Per hook with rows in the window: its latency summary (p50, p95, sum, count) and its registered timeout.
+
+    Prometheus and OTLP only: a summary is not a perfdata value, and the timeout is a setting."""
+    hooks = evidence.get("hooks")
+    for item in map(json_object, hooks if isinstance(hooks, (list, tuple)) else ()):
+        if not isinstance(item.get("hook"), str):
+            continue
+        count, p50, p95, total = item.get("samples"), item.get("p50_ms"), item.get("p95_ms"), item.get("sum_ms")
+        if not (type(count) is int and count > 0 and all(map(_seconds_worth, (p50, p95, total)))):
+            continue
+        labels = (("hook", item["hook"]),)
+        yield Summary("hook_duration_seconds", "Duration of each memory hook over the last 24 h of its own rows "
+                      "(recall, fire, gate), in seconds; _sum and _count cover the same window.", "seconds", labels,
+                      (("0.5", p50 / 1000), ("0.95", p95 / 1000)), total / 1000, count)
+        timeout = item.get("timeout_ms")
+        if _seconds_worth(timeout) and timeout:
+            yield Metric("hook_timeout_seconds", "Timeout settings.json registers for each memory hook (Claude "
+                         "Code's 60 s when none), in seconds.", timeout / 1000, "seconds", labels, perfdata=False)
+
+
+def _seconds_worth(value: Any) -> bool:
+    """A stored duration a metric can carry: a finite number of ms, not negative."""
+    return graphable(value) and value >= 0

@@ -16,6 +16,14 @@ from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, read_diagnostics
 from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from collectors.metric import Metric, graphable, json_object
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    from collectors.metric import Limit
 
 MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
@@ -86,3 +94,13 @@ def collect(layout: Layout) -> HotMemoryEvidence:
     worst = next((f.file.status for f in files if f.file.status is not EvidenceStatus.OK), EvidenceStatus.OK)
     return HotMemoryEvidence(worst, files)
 
+
+# What this evidence gives a monitoring system (collectors.metric_table lists this function).
+def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
+    """The valid entries of each hot-memory file, labelled by file, against cap_pressure and up to its cap."""
+    for hot in map(json_object, evidence.get("files") or ()):
+        if graphable(hot.get("valid_entries")):
+            cap = hot.get("cap_entries")
+            yield Metric("hot_memory_entries", "Valid entries in a hot-memory file (the cap is 48).",
+                         hot["valid_entries"], "count", (("file", str(hot.get("label"))),),
+                         warn=limit("cap_pressure"), maximum=cap if graphable(cap) else None)

@@ -13,6 +13,14 @@ from collections import namedtuple
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
+from collectors.metric import Metric, graphable, seconds
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    from collectors.metric import Limit
 
 SUFFIXES = (".jsonl", ".log")
 MAX_NAMED = 10
@@ -99,3 +107,19 @@ def collect(layout: Layout) -> ObservabilityEvidence:
         tuple(tally.refused), tally.refused_total, tuple(tally.unreadable), tally.unreadable_total,
     )
 
+
+# What this evidence gives a monitoring system (collectors.metric_table lists this function).
+def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
+    """The oldest log's age, the total size and the file count of a measured folder, against their thresholds."""
+    if evidence.get("status") != "ok":
+        return
+    oldest = evidence.get("oldest_mtime_ms")
+    if now_ms is not None and graphable(oldest):
+        yield Metric("observability_oldest_age_seconds",
+                     "Age of the oldest observability log (by mtime, future mtimes count as 0), in seconds.",
+                     seconds(max(0, now_ms - oldest)), "seconds", warn=limit("observability_max_age_ms", 1000))
+    if graphable(evidence.get("bytes")):
+        yield Metric("observability_bytes", "Total size of the *.jsonl and *.log files under OBSERVABILITY.",
+                     evidence["bytes"], "bytes", warn=limit("observability_max_bytes"))
+        yield Metric("observability_files", "Number of *.jsonl and *.log files under OBSERVABILITY.",
+                     evidence.get("files", 0), "count")

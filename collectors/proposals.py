@@ -10,6 +10,14 @@ from collectors.readers.cursors import scan_log
 from collectors.layout import Layout
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
+from collectors.metric import Metric, graphable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    from collectors.metric import Limit
 
 
 class ProposalEvidence(namedtuple("ProposalEvidence", "status log rows pending malformed malformed_total")):
@@ -44,3 +52,10 @@ def collect(layout: Layout) -> ProposalEvidence:
     scan, found = scan_log(layout.evidence(LOG_NAME), PendingCount, anchor=layout.memory, cursors=layout.cursors)
     return ProposalEvidence(scan.status, scan.file, scan.rows, found.pending, scan.malformed, scan.malformed_total)
 
+
+# What this evidence gives a monitoring system (collectors.metric_table lists this function).
+def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
+    """The pending proposals of a log that could be read, against proposal_backlog."""
+    if evidence.get("status") in ("ok", "malformed") and graphable(evidence.get("pending")):
+        yield Metric("pending_proposals", "Proposals whose status is exactly \"pending\".", evidence["pending"],
+                     "count", warn=limit("proposal_backlog"))

@@ -1,124 +1,89 @@
-"""Report stage: the numbers a monitoring system graphs, taken from a report's evidence.
+"""Report stage: the numbers a monitoring system graphs: every metric of every evidence, and the run's own.
 
 Used by the prometheus, nagios and otlp-json formats, the OTLP exporter and the dashboard so
-all expose the same values under the same rules, from the typed report (ages against its
-integer `now_ms`). Values are in base units (seconds, bytes, counts); a value the run could
-not measure (missing evidence, a collector that failed or was skipped) is left out rather
-than invented, and its absence is what alerts see. `series` is every gauge family a
+all expose the same values under the same rules, from the typed report. What a collector's
+evidence gives is declared beside that collector (its `metrics` function, collectors.metric)
+and listed once, in output order, in collectors.metric_table; this module walks that table
+over the report's evidence (stored JSON: a report read back from memory-health.jsonl graphs as
+the run did) with the report's clock (`now_ms`) and thresholds (each metric's `warn`), and
+adds what is about the run itself: overall, the counts, the severity of each check and
+collector, its clock and its duration. Values are in base units (seconds, bytes, counts); a
+value the run could not measure (missing evidence, a collector that failed or was skipped) is
+left out rather than invented, and its absence is what alerts see. `series` is every family a
 monitoring system receives (the Prometheus textfile and the OTLP metrics are both written
-from it, so they cannot carry different series).
+from it, so they cannot carry different series); `measurements` the gauges of the Nagios
+perfdata and the dashboard.
 """
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections import namedtuple
+from collections.abc import Mapping
 
+from collectors.metric import Metric, Summary, seconds
 from reports.report import Report, finite_number
 from reports.severity import rank
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from collectors.metric import Limit, Metrics
+
+    Labels = tuple[tuple[str, str], ...]
+    Table = tuple[tuple[str, Metrics], ...] | None  # (evidence key, its metrics); None: collectors.metric_table's
 
 PREFIX = "cortex_health_"  # every series' name starts with it, in the textfile and in OTLP
 
 
-@dataclass(frozen=True)
-class Measurement:
-    name: str  # base name with its unit, e.g. reviewer_age_seconds
-    help: str
-    value: float
-    unit: str  # seconds | bytes | count
-    labels: tuple[tuple[str, str], ...] = ()
-    warn: float | None = None  # the threshold in the same unit, when one applies
-    maximum: float | None = None
+def _limit(report: Report) -> Limit:
+    def limit(name: str, scale: float = 1.0) -> float | None:
+        """The report's threshold `name` in the metric's unit (divided by `scale`), None without a finite one."""
+        entry = report.threshold(name)
+        value = entry.value if entry is not None else None
+        return value / scale if finite_number(value) else None  # a hand-edited line may hold any JSON number
+    return limit
 
 
-def seconds(ms: float) -> float:
-    """Milliseconds as seconds, shortest-exact: 14.283 ms is 0.014283 s, never 0.014282999999999999."""
-    if isinstance(ms, int) or not math.isfinite(ms):
-        return ms / 1000  # a correctly rounded quotient of exact integers
-    mantissa, _, exponent = repr(ms).partition("e")  # shift the shortest spelling's point instead of dividing
-    return float(f"{mantissa}e{int(exponent or 0) - 3}")
-
-
-def _number(value: Any) -> bool:
-    return finite_number(value)  # a hand-edited line may hold any JSON number: only what a float holds is graphed
-
-
-def _threshold(report: Report, name: str, scale: float = 1.0) -> float | None:
-    entry = report.threshold(name)
-    value = entry.value if entry is not None else None
-    return value / scale if _number(value) else None
-
-
-def _evidence(report: Report, name: str) -> Mapping[str, Any]:
-    item = report.evidence.get(name)
-    return item if isinstance(item, Mapping) else {}
-
-
-def ages(report: Report, now: int) -> Iterator[Measurement]:
-    for collector, threshold, what in (("reviewer", "reviewer_stale_ms", "the latest reviewer run"),
-                                       ("retrieval", "retrieval_stale_ms", "the latest retrieval row")):
-        latest = _evidence(report, collector).get("latest")
-        at_ms = latest.get("at_ms") if isinstance(latest, Mapping) else None
-        if _number(at_ms):
-            yield Measurement(f"{collector}_age_seconds", f"Age of {what} at the time of the run, in seconds.",
-                              seconds(now - at_ms), "seconds", warn=_threshold(report, threshold, 1000))
-    obs = _evidence(report, "observability")
-    if obs.get("status") == "ok" and _number(obs.get("oldest_mtime_ms")):
-        yield Measurement("observability_oldest_age_seconds",
-                          "Age of the oldest observability log (by mtime, future mtimes count as 0), in seconds.",
-                          seconds(max(0, now - obs["oldest_mtime_ms"])), "seconds",
-                          warn=_threshold(report, "observability_max_age_ms", 1000))
-
-
-def volumes(report: Report) -> Iterator[Measurement]:
-    obs = _evidence(report, "observability")
-    if obs.get("status") == "ok" and _number(obs.get("bytes")):
-        yield Measurement("observability_bytes", "Total size of the *.jsonl and *.log files under OBSERVABILITY.",
-                          obs["bytes"], "bytes", warn=_threshold(report, "observability_max_bytes"))
-        yield Measurement("observability_files", "Number of *.jsonl and *.log files under OBSERVABILITY.",
-                          obs.get("files", 0), "count")
-    proposals = _evidence(report, "proposals")
-    if proposals.get("status") in ("ok", "malformed") and _number(proposals.get("pending")):
-        yield Measurement("pending_proposals", "Proposals whose status is exactly \"pending\".",
-                          proposals["pending"], "count", warn=_threshold(report, "proposal_backlog"))
-    for hot in _evidence(report, "hot_memory").get("files") or ():
-        if isinstance(hot, Mapping) and _number(hot.get("valid_entries")):
-            cap = hot.get("cap_entries")
-            yield Measurement("hot_memory_entries", "Valid entries in a hot-memory file (the cap is 48).",
-                              hot["valid_entries"], "count", (("file", str(hot.get("label"))),),
-                              warn=_threshold(report, "cap_pressure"), maximum=cap if _number(cap) else None)
-
-
-def measurements(report: Report) -> list[Measurement]:
-    """Every measurable value of a report, in a stable order."""
-    found: list[Measurement] = []
-    if report.now_ms is not None:
-        found.extend(ages(report, report.now_ms))
-    found.extend(volumes(report))
-    if _number(report.duration_ms):
-        found.append(Measurement("run_duration_seconds", "Time the run took to collect and evaluate, in seconds.",
-                                 seconds(report.duration_ms), "seconds"))
+def evidence_metrics(report: Report, table: Table = None) -> list[Metric | Summary]:
+    """Every metric of every evidence of the report, in the table's order (collectors.metric_table unless given)."""
+    if not report.evidence:
+        return []  # the exit-3 report collected nothing: no collector module is loaded for it
+    if table is None:
+        from collectors.metric_table import EVIDENCE_METRICS as table
+    limit = _limit(report)
+    found: list[Metric | Summary] = []
+    for name, metrics in table:
+        evidence = report.evidence.get(name)
+        if isinstance(evidence, Mapping):
+            found.extend(metrics(evidence, report.now_ms, limit))
     return found
 
 
-Labels = tuple[tuple[str, str], ...]
+def run_metrics(report: Report) -> list[Metric]:
+    """What is measured of the run itself, after every evidence's metrics: its duration."""
+    if not finite_number(report.duration_ms):
+        return []
+    return [Metric("run_duration_seconds", "Time the run took to collect and evaluate, in seconds.",
+                   seconds(report.duration_ms), "seconds")]
 
 
-@dataclass(frozen=True)
-class Series:
+def measurements(report: Report, table: Table = None) -> list[Metric]:
+    """The gauges of the Nagios perfdata and the dashboard, in a stable order (a metric with perfdata=False is not)."""
+    gauges = [item for item in evidence_metrics(report, table) if isinstance(item, Metric) and item.perfdata]
+    return gauges + run_metrics(report)
+
+
+class Series(namedtuple("Series", "name help unit samples kind totals", defaults=("gauge", ()))):
     """One family: a name (with its unit, as in the textfile), its help, its unit and every sample.
 
-    A gauge by default; a summary's samples carry a `quantile` label, and `totals` holds the sum and
-    count of each of its label sets (the textfile's _sum and _count lines, OTLP's summary points).
+    unit: seconds | bytes | count | severity | sequence; samples: tuple[tuple[Labels, float], ...]; kind: gauge |
+    summary. A gauge by default; a summary's samples carry a `quantile` label, and `totals`
+    (tuple[tuple[Labels, float, int], ...]) holds the sum and count of each of its label sets
+    (the textfile's _sum and _count lines, OTLP's summary points). A named tuple: the formats
+    that run after every audit do not pay for `dataclasses`.
     """
 
-    name: str
-    help: str
-    unit: str  # seconds | bytes | count | severity | sequence
-    samples: tuple[tuple[Labels, float], ...]
-    kind: str = "gauge"  # gauge | summary
-    totals: tuple[tuple[Labels, float, int], ...] = ()
+    __slots__ = ()
 
 
 def without_paths(finding_id: str) -> str:
@@ -153,8 +118,10 @@ def collector_rows(report: Report, checks: list[tuple[str, str, int]]) -> list[t
     return sorted(worst.items())
 
 
-def series(report: Report) -> list[Series]:
-    """Every gauge family of a report, in the textfile's order; a family with no sample is left out."""
+def series(report: Report, table: Table = None) -> list[Series]:
+    """Every family of a report, in the textfile's order: the run's own, every evidence's, the run's duration.
+
+    A family with no sample is left out."""
     checks = check_rows(report)
     counts = report.counts._asdict()
     found = [Series("overall", "Overall result of the last cortex-health run: 0 ok, 1 warn, 2 critical, 3 unknown "
@@ -170,35 +137,23 @@ def series(report: Report) -> list[Series]:
     found.append(Series("collector_severity", "Worst severity among the checks of each collector that ran: "
                         "0 ok, 1 warn, 2 critical.", "severity",
                         tuple(((("collector", name),), severity) for name, severity in collector_rows(report, checks))))
-    history = report.evidence.get("health_history") or {}
-    if isinstance(history, Mapping) and type(history.get("head_seq")) is int:
-        found.append(Series("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
-                            "(before this run's own line); a drop means the history was cut or rolled back.",
-                            "sequence", (((), history["head_seq"]),)))
-    found += hook_latency_series(report)
-    grouped: dict[str, list[Measurement]] = {}
-    for item in measurements(report):
-        grouped.setdefault(item.name, []).append(item)
-    found += [Series(name, items[0].help, items[0].unit, tuple((item.labels, item.value) for item in items))
-              for name, items in grouped.items()]
+    found += families(evidence_metrics(report, table) + run_metrics(report))
     return [item for item in found if item.samples]
 
 
-def hook_latency_series(report: Report) -> list[Series]:
-    """The hooks' latency summary over the last 24 h of their own rows, and their registered timeouts."""
-    from reports.hook_latency import summaries
+def families(metrics: Iterable[Metric | Summary]) -> list[Series]:
+    """The metrics grouped by name into families, in the order each name first appears."""
+    grouped: dict[str, list] = {}
+    for item in metrics:
+        grouped.setdefault(item.name, []).append(item)
+    return [_family(items) for items in grouped.values()]
 
-    hooks = summaries(report)
-    if not hooks:
-        return []
-    found = [Series("hook_duration_seconds", "Duration of each memory hook over the last 24 h of its own rows "
-                    "(recall, fire, gate), in seconds; _sum and _count cover the same window.", "seconds",
-                    tuple(((("hook", item.hook), ("quantile", quantile)), value)
-                          for item in hooks for quantile, value in item.quantiles),
-                    kind="summary", totals=tuple(((("hook", item.hook),), item.sum_seconds, item.count)
-                                                 for item in hooks))]
-    timeouts = tuple(((("hook", item.hook),), item.timeout_seconds) for item in hooks if item.timeout_seconds)
-    if timeouts:
-        found.append(Series("hook_timeout_seconds", "Timeout settings.json registers for each memory hook (Claude "
-                            "Code's 60 s when none), in seconds.", "seconds", timeouts))
-    return found
+
+def _family(items: list) -> Series:
+    first = items[0]
+    if isinstance(first, Summary):  # each label set's quantile samples, and its sum and count
+        return Series(first.name, first.help, first.unit,
+                      tuple((item.labels + (("quantile", quantile),), value)
+                            for item in items for quantile, value in item.quantiles),
+                      kind="summary", totals=tuple((item.labels, item.total, item.count) for item in items))
+    return Series(first.name, first.help, first.unit, tuple((item.labels, item.value) for item in items))

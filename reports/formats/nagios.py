@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from reports.measurements import Measurement, measurements
+from collectors.metric import Metric
+from reports.measurements import measurements
 from reports.report import Report
 from reports.severity import worst_first
 
@@ -47,7 +48,7 @@ def perf(name: str, value: float, uom: str = "", warn: float | None = None, crit
     return f"{label(name)}={value_text(value)}{uom};" + ";".join(fields).rstrip(";")
 
 
-def measurement_perf(item: Measurement) -> str:
+def measurement_perf(item: Metric) -> str:
     name = item.name + "".join(f"_{value}" for _, value in item.labels)
     return perf(name, item.value, UOM[item.unit], warn=item.warn, maximum=item.maximum,
                 minimum=None if item.name.endswith("_age_seconds") else 0)

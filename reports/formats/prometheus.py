@@ -51,9 +51,10 @@ def family(name: str, help_text: str, samples: Iterable[tuple[tuple[tuple[str, s
     return lines
 
 
-def lines_for(report: Report) -> list[str]:
+def lines_for(report: Report, table=None) -> list[str]:
+    """The textfile's lines: every family of reports.measurements.series (`table`: its evidence metrics table)."""
     lines: list[str] = []
-    for item in series(report):
+    for item in series(report, table):
         lines += family(item.name, item.help, item.samples, item.kind, item.totals)
     return lines
 

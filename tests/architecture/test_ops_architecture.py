@@ -15,6 +15,7 @@ NEW_MODULES = [
     "reports/report.py", "reports/document.py",
     "reports/formats/statusline.py", "reports/formats/prometheus.py", "reports/formats/nagios.py",
     "reports/formats/health_json.py", "reports/formats/github.py", "bench/bench_statusline.py",
+    "collectors/metric.py", "collectors/metric_table.py",
 ]
 CALLER_WORDS = ("Called by", "Used by", "Read by", "Chosen", "Emitted by", "called by", "used by", "Benchmark")
 

@@ -8,7 +8,7 @@ import re
 
 from reports.formats import load
 from reports.formats.nagios import MAX_FIRST_LINE, NRPE_V2_BYTES
-from reports.measurements import seconds
+from collectors.metric import seconds
 from health.judge.catalogue.find import lookup
 from reports.report import from_document
 from tests import health_scenarios as s

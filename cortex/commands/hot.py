@@ -177,4 +177,16 @@ def hot(inv: Invocation) -> dict:
     return SUBCOMMANDS[sub](inv, inv.positionals[1:])
 
 
-COMMANDS = [CommandSpec("hot", hot, flag_options=frozenset({"--allow-drastic"}))]
+_VERBS = 44  # the column the sub-verbs' text starts at
+
+COMMANDS = [CommandSpec(
+    "hot", hot, flag_options=frozenset({"--allow-drastic"}), usage="cortex hot read|set|snapshots|restore|render ...",
+    option_help=(("cortex hot read principal|da", "entries, counts, invalid entries with reasons", _VERBS),
+                 ("cortex hot set principal|da [--allow-drastic]", ""),
+                 ("", "    the full desired list on stdin, one entry per line; what is omitted is forgotten;"),
+                 ("", "    entries start with NAME|ROLE|RELATION|PREFERENCE|RULE: (at most 256 characters after it)"),
+                 ("cortex hot snapshots [principal|da]", "the snapshot ring, newest first", _VERBS),
+                 ("cortex hot restore principal|da SNAPSHOT", "put a named snapshot back (an explicit undo)", _VERBS),
+                 ("cortex hot render", "the <lifeos-memory> block for a prompt hook", _VERBS),
+                 ("--allow-drastic", "let a set remove 2 or more entries net, or shrink a large file")),
+    example="printf 'NAME: Ada ~explicit\\nPREFERENCE: green tea ~explicit\\n' | cortex hot set principal")]

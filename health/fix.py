@@ -31,7 +31,7 @@ def apply(layout, lock, now_ms: int) -> str | None:
     from cortex.errors import CortexError
     from cortex.layout import Layout as CoreLayout
     from cortex.liferows import LOCK_BROKEN_BY_FIX, LockEventRow
-    from cortex.hot.locks import break_if_holder_dead
+    from cortex.write.locks import break_if_holder_dead
     from cortex.write.writecontext import WriteContext
 
     try:

@@ -21,13 +21,13 @@ from cortex.core.spelling import did_you_mean
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, parse_memory_content, read_diagnostics
-from cortex.hot.hotwriter import read_prior, resolve_target, write_entries
+from cortex.write.hotwriter import read_prior, resolve_target, write_entries
 from cortex.invocation import CommandSpec, Invocation
 from cortex.rootshape import refuse_claude_folder
 from cortex.layout import HOT_LABELS, OBSERVABILITY, SNAPSHOTS_DIR
 from cortex.core.privacy import strip_private_content
 from cortex.core.safepaths import pin_tree, real_subdir
-from cortex.hot.snapshots import RING, list_snapshots, read_snapshot
+from cortex.write.snapshots import RING, list_snapshots, read_snapshot
 from cortex.write.writecontext import WriteContext
 
 MAX_STDIN_BYTES = 262_144

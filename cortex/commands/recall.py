@@ -16,7 +16,7 @@ from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
 from cortex.core.relevance import floor_from
-from cortex.core.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
+from cortex.hot.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
 
 
 def recall_command(inv: Invocation) -> tuple[int, str]:

@@ -1,6 +1,6 @@
 """Collect stage: write locks, their holders and the lock event log. Called through health.judge.checks.
 
-Stamp locks are the governed writers' `<file>.lock` ({pid, host, ts, token}, cortex.hot.locks): the
+Stamp locks are the governed writers' `<file>.lock` ({pid, host, ts, token}, cortex.write.locks): the
 two hot files' locks and every `*.lock` directly under O (review state, proposals). For each
 present lock the holder's liveness is measured: alive, gone (this host and provably dead:
 no such pid, a zombie, a reused pid; psutil, imported only when a lock exists) or
@@ -66,7 +66,7 @@ def holder_of(path: str, host: str) -> LockHolder | None:
     name = os.path.basename(path)
     if not stat.S_ISREG(info.st_mode):
         return LockHolder(name, path, None, None, info.st_mtime_ns // 1_000_000, False, "unverifiable")
-    from cortex.hot.locks import MAX_STAMP_BYTES, parse_stamp  # the writer's lock module, only when a lock is there
+    from cortex.write.locks import MAX_STAMP_BYTES, parse_stamp  # the writer's lock module, only when a lock is there
 
     try:
         stamp = parse_stamp(read_bounded(path, MAX_STAMP_BYTES))

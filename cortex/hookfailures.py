@@ -8,7 +8,7 @@ them (cortex.errors.CortexError.at). The auditor compares each hook's newest fai
 newest heartbeat (collectors.hook_failures).
 
 The append is the evidence logs' own: cortex.core.durable.append_line (one O_APPEND write of a
-whole line, fsync) under the log's `<log>.lock` (cortex.hot.locks, waiting at most
+whole line, fsync) under the log's `<log>.lock` (cortex.write.locks, waiting at most
 LOCK_WAIT_MS: a hook must stay fast). The log is bounded: past MAX_LOG_BYTES it is rewritten,
 under the same lock and atomically, to its newest complete rows (about KEEP_BYTES), so a hook
 failing on every prompt for months costs a fixed amount of disk. Nothing here raises: a row that
@@ -81,7 +81,7 @@ def _bounded(log: str) -> None:
 def record_hook_failure(memory_root: str, hook: str, error: BaseException, *, code: str | None = None,
                         message: str | None = None, now_ms: int | None = None) -> str | None:
     """Append one row for `hook` failing with `error` (`code`/`message` override its own); why not, or None."""
-    from cortex.hot.locks import acquire
+    from cortex.write.locks import acquire
 
     try:
         layout = Layout.from_memory_root(memory_root)

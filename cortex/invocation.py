@@ -20,25 +20,34 @@ if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Mapping  # not typing: 6 ms of start-up
 
 ADAPTERS = ("claude", "hermes", "codex", "subagent")
-COMMON_OPTIONS = frozenset({"--memory-root", "--root", "--adapter"})
+# The options every command takes, with their help (term, text): cortex.helptext renders them.
+COMMON_OPTION_HELP = (
+    ("--root DIR", "the .claude folder that holds LIFEOS/ (memory is DIR/LIFEOS/MEMORY)"),
+    ("--memory-root DIR", "the LIFEOS/MEMORY folder itself (default: $CORTEX_MEMORY_ROOT, else\n"
+                          "~/.claude/LIFEOS/MEMORY); pass --root or --memory-root, not both"),
+    ("--adapter NAME", f"who is calling: {'|'.join(ADAPTERS)}"),
+)
+COMMON_OPTIONS = frozenset(term.split()[0] for term, _text in COMMON_OPTION_HELP)
 DEFAULT_MEMORY_ROOT = os.path.join("~", ".claude", *MEMORY_PARTS)
 # Command words that only name subcommands; `cortex review` alone lists them.
 GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("run", "fire", "replay"),
           "proposals": ("list", "approve", "reject")}
 
 
-_SPEC = "name handler value_options flag_options enveloped error_exit"
+_SPEC = "name handler value_options flag_options enveloped error_exit usage option_help notes example"
 
 
-class CommandSpec(namedtuple("CommandSpec", _SPEC, defaults=(frozenset(), frozenset(), True, 1))):
-    """One `cortex` command: its allowed options and its handler.
+class CommandSpec(namedtuple("CommandSpec", _SPEC, defaults=(frozenset(), frozenset(), True, 1, "", (), "", ""))):
+    """One `cortex` command: its allowed options, its handler and its help.
 
     name: str (one word, "status", or two, "hot render"; a two-word name wins over its first word);
     handler: Callable[[Invocation], object]; value_options, flag_options: frozenset[str]; enveloped: bool;
     error_exit: int. The handler returns the envelope's `data` (or, for commands with enveloped=False
     such as prompt hooks, the text to print) and raises CortexError subclasses on failure. Plain-text
     (hook) commands never print an envelope: on any error stdout stays empty, the message goes to
-    stderr and the process exits with `error_exit`.
+    stderr and the process exits with `error_exit`. Help (cortex.helptext renders it; the one-line
+    summary is in the command table, cortex.commands): usage: str; option_help: rows (term, text[, width])
+    of the options and arguments, a term "" for a line of prose; notes: str after them; example: str.
     """
 
     __slots__ = ()

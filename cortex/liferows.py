@@ -13,7 +13,7 @@ from collections import namedtuple
 
 from cortex.core.timestamps import parse_timestamp_ms
 
-# memory-locks.jsonl events: written by cortex.hot.locks (through WriteContext) and cortex-health fix
+# memory-locks.jsonl events: written by cortex.write.locks (through WriteContext) and cortex-health fix
 LOCK_LOST = "lock_lost"
 STALE_LOCK_RECOVERED = "stale_lock_recovered"
 LOCK_CONTENDED = "lock_contended"

@@ -5,9 +5,10 @@ Called by the console script and health.__main__.
 `cortex-health [flags]` runs the check: exit 0 ok, 1 warn, 2 critical (or as --fail-on
 says); 3 when the auditor itself cannot run (bad usage, unusable root, internal error),
 still printing a report with overall "unknown" and the reason. Nothing escapes as a
-traceback. A first argument naming a subcommand (statusline, gate, history, explain, fix, serve, setup)
-hands over to that module instead (probe: the synthetic probe alone, health.probe). This module imports only os, sys and two small core modules at load time so
-the status line starts fast; everything else is imported where it is used.
+traceback. A first argument naming a subcommand of the one table (health.commands) hands over
+to that module's main; the check and every subcommand run through the one base (Command, which
+owns the preamble, --help, usage and internal errors). Loaded: os, sys, the table, the base and
+two small core modules, so the status line starts fast; the rest is imported where it is used.
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ import sys
 
 from cortex.core import gcpause
 from cortex.core.safeio import write_quietly
+from health.commands import COMMANDS
+from health.commands.base import Call, Command
 
 TYPE_CHECKING = False  # typing and collections.abc cost milliseconds the status line does not have
 if TYPE_CHECKING:
@@ -26,9 +29,6 @@ if TYPE_CHECKING:
     from health.run import Options
     from reports.report import Report
 
-SUBCOMMANDS = {"statusline": "health.statusline", "gate": "health.gate", "history": "health.history",
-               "explain": "health.explain", "fix": "health.fix",
-               "serve": "health.serve", "setup": "health.setup_snippets", "probe": "health.probe"}
 UNKNOWN_EXIT = 3
 
 
@@ -114,36 +114,41 @@ def exit_code(overall: str, fail_on: str | None) -> int:
 
 def run(argv: Sequence[str] | None = None, *, environ: Mapping[str, str] | None = None,
         stdout: TextIO | None = None, stderr: TextIO | None = None, checks: tuple | None = None) -> int:
-    """One audit: returns the exit code, having printed the report (or the unknown report).
+    """One audit: the exit code, having printed the report (or the unknown report). `checks` replaces the check
+    list (health.judge.checks.CHECKS): tests of collector isolation, and `cortex-health probe` (() plus --probe)."""
+    return CheckCommand(checks).main(argv, environ, stdout, stderr)
 
-    `checks` replaces the check list (health.judge.checks.CHECKS): tests of collector isolation, and `cortex-health
-    probe`, which runs the probe's row alone (an empty list plus --probe).
-    """
-    environ = os.environ if environ is None else environ
-    stdout = stdout or sys.stdout
-    stderr = stderr or sys.stderr
-    argv = sys.argv[1:] if argv is None else argv
-    tty = bool(getattr(stdout, "isatty", lambda: False)())
-    try:
-        from health.options import UsageError, parse
-    except Exception as error:  # noqa: BLE001 - a broken install still answers with exit 3
-        return fail(f"internal error: {type(error).__name__}: {error}", stdout, stderr)
-    try:
-        options, output = parse(argv, environ, tty, stdout, checks)
-    except SystemExit as done:  # --help printed its text
-        return int(done.code or 0)
-    except UsageError as error:  # in the format asked for (text on a terminal), JSON when that cannot be told
+
+class CheckCommand(Command):
+    """The check itself, `cortex-health [flags]`: a usage or internal error is the unknown report (exit 3)."""
+
+    resumes_gc = False  # resumed in check(), once the formats and the audit are loaded
+
+    def __init__(self, checks: tuple | None = None) -> None:
+        self.checks = checks
+
+    def parse(self, call: Call) -> tuple[Options, Output]:
+        from health.options import parse  # a broken install still answers with exit 3 (internal_error)
+
+        return parse(call.argv, call.environ, call.tty, call.stdout, self.checks)
+
+    def usage_error(self, message: str, call: Call) -> int:
+        """In the format asked for (text on a terminal), JSON when that cannot be told."""
         from health.options import Output, requested_format
 
-        wanted = requested_format(argv, environ, tty)
-        return fail(f"usage: {error}", stdout, stderr, output=Output(wanted) if wanted == "text" else None)
-    except Exception as error:  # noqa: BLE001
-        return fail(f"internal error: {type(error).__name__}: {error}", stdout, stderr)
-    if output.list_checks:
-        from health.explain import list_checks
+        wanted = requested_format(call.argv, call.environ, call.tty)
+        return fail(f"usage: {message}", call.stdout, call.stderr, output=Output(wanted) if wanted == "text" else None)
 
-        return list_checks(options, output, environ, stdout, stderr)
-    return check(options, output, environ, stdout, stderr, tty, checks)
+    def internal_error(self, error: BaseException, call: Call) -> int:
+        return fail(f"internal error: {type(error).__name__}: {error}", call.stdout, call.stderr)
+
+    def run(self, parsed: tuple[Options, Output], call: Call) -> int:
+        options, output = parsed
+        if output.list_checks:
+            from health.explain import list_checks
+
+            return list_checks(options, output, call.environ, call.stdout, call.stderr)
+        return check(options, output, call.environ, call.stdout, call.stderr, call.tty, self.checks)
 
 
 def check(options: Options, output: Output, environ: Mapping[str, str], stdout: TextIO, stderr: TextIO,
@@ -190,19 +195,17 @@ def _silence_stdout() -> None:
 
 
 def dispatch(argv: Sequence[str]) -> int:
-    """`cortex-health SUBCOMMAND ...` → that module's main(argv); `--version`; anything else is the check."""
-    if argv and argv[0] not in SUBCOMMANDS and ("--version" in argv or argv[0] == "-V"):
+    """`cortex-health SUBCOMMAND ...` → that module's main(argv) (health.commands); `--version`; anything else is
+    the check."""
+    if argv and argv[0] not in COMMANDS and ("--version" in argv or argv[0] == "-V"):
         from cortex.core.version import banner
 
         write_quietly(sys.stdout, banner("cortex-health"))
         return 0
-    if argv and argv[0] in SUBCOMMANDS:
+    if argv and argv[0] in COMMANDS:
         import importlib
 
-        module = importlib.import_module(SUBCOMMANDS[argv[0]])
-        if argv[0] != "gate":  # the gate's parent only waits for its child (which resumes in check)
-            gcpause.resume()
-        return module.main(list(argv[1:]))
+        return importlib.import_module(COMMANDS[argv[0]].module).main(list(argv[1:]))
     return run(argv)
 
 

@@ -10,12 +10,11 @@ for an unknown id.
 from __future__ import annotations
 
 import json
-import os
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
+from health.commands.base import Call, Command, UsageError
 from health.judge.catalogue import Check, Match
 from health.judge.catalogue.find import checks, known_ids, lookup
 from health.judge.checks import LAYOUTS, names
@@ -64,35 +63,48 @@ def suggestions(finding_id: str) -> str:
     return f"; did you mean {', '.join(close)}?" if close else ""
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
-    environ = os.environ if environ is None else environ
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    ids = list(argv)
-    if not ids or any(item.startswith("-") for item in ids):
-        stream = stdout if ids and ids[0] in ("-h", "--help") else stderr
-        stream.write(USAGE + "\n")
-        return 0 if stream is stdout else 3
-    thresholds = resolve(environ)
-    blocks, unknown = [], []
-    for finding_id in ids:
-        match = lookup(finding_id)
-        if match is None and "{" not in finding_id:  # the bare form of a templated id: explain the template
-            finding_id = bare_templates().get(finding_id, finding_id)
+class ExplainCommand(Command):
+    """Takes ids only, no option: every word is an id, and no id starts with "-" (so it needs no parser)."""
+
+    name = "explain"
+    help_text = USAGE
+
+    def parse(self, call: Call) -> list[str]:
+        ids = call.argv
+        if ids[:1] in (["-h"], ["--help"]):
+            self.show_help(call)
+        if not ids or any(item.startswith("-") for item in ids):
+            raise UsageError(USAGE)
+        return ids
+
+    def usage_error(self, message: str, call: Call) -> int:
+        call.stderr.write(USAGE + "\n")
+        return 3
+
+    def run(self, ids: list[str], call: Call) -> int:
+        thresholds = resolve(call.environ)
+        blocks, unknown = [], []
+        for finding_id in ids:
             match = lookup(finding_id)
-        if match is None:
-            unknown.append(f"cortex-health explain: unknown id {finding_id!r}{suggestions(finding_id)}")
-        else:
-            blocks.append("\n".join(explain_match(finding_id, match, thresholds)))
-    if blocks:
-        text = "\n\n".join(blocks)
-        if "O/" in text or "M/" in text:  # the catalogue's short forms, spelt out once
-            text += ("\n\nM/ is ROOT/LIFEOS/MEMORY and O/ is ROOT/LIFEOS/MEMORY/OBSERVABILITY (ROOT: the .claude "
-                     "folder, --root).")
-        stdout.write(text + "\n")
-    for message in unknown:
-        stderr.write(message + "\n")
-    return 3 if unknown else 0
+            if match is None and "{" not in finding_id:  # the bare form of a templated id: explain the template
+                finding_id = bare_templates().get(finding_id, finding_id)
+                match = lookup(finding_id)
+            if match is None:
+                unknown.append(f"cortex-health explain: unknown id {finding_id!r}{suggestions(finding_id)}")
+            else:
+                blocks.append("\n".join(explain_match(finding_id, match, thresholds)))
+        if blocks:
+            text = "\n\n".join(blocks)
+            if "O/" in text or "M/" in text:  # the catalogue's short forms, spelt out once
+                text += ("\n\nM/ is ROOT/LIFEOS/MEMORY and O/ is ROOT/LIFEOS/MEMORY/OBSERVABILITY (ROOT: the .claude "
+                         "folder, --root).")
+            call.stdout.write(text + "\n")
+        for message in unknown:
+            call.stderr.write(message + "\n")
+        return 3 if unknown else 0
+
+
+main = ExplainCommand().main
 
 
 _SLOT = re.compile(r"\{[a-z]+\}")

@@ -9,11 +9,9 @@ was applied (or listed), 1 when one could not be, 3 on bad usage or an unusable 
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Mapping, Sequence
-from typing import TextIO
 
 from cortex.layout import LOCKS_LOG
+from health.commands.base import Call, Command
 
 USAGE = "cortex-health fix [--root ROOT] [--dry-run] [--now TIME]"
 
@@ -33,7 +31,7 @@ def apply(layout, lock, now_ms: int) -> str | None:
     from cortex.errors import CortexError
     from cortex.layout import Layout as CoreLayout
     from cortex.liferows import LOCK_BROKEN_BY_FIX, LockEventRow
-    from cortex.hot.locks import break_if_holder_dead
+    from cortex.write.locks import break_if_holder_dead
     from cortex.write.writecontext import WriteContext
 
     try:
@@ -48,42 +46,47 @@ def apply(layout, lock, now_ms: int) -> str | None:
     return None
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
-    from collectors.layout import Layout, resolve_root
-    from collectors.locks import collect
-    from health.parser import Parser
-    from thresholds.clock import resolve_clock
+class FixCommand(Command):
+    name = "fix"
 
-    environ = os.environ if environ is None else environ
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    parser = Parser(prog="cortex-health fix", usage=USAGE, allow_abbrev=False)
-    parser.add_argument("--root")
-    parser.add_argument("--now")
-    parser.add_argument("--dry-run", action="store_true")
-    args = parser.parse_subcommand(argv, stdout, stderr)  # --help on the given stdout, usage errors exit 3
-    if isinstance(args, int):
-        return args
-    layout = Layout.for_root(resolve_root(args.root, environ), environ=environ)
-    if not os.path.isdir(layout.root):
-        stderr.write(f"cortex-health fix: root {layout.root} is not a directory\n")
-        return 3
-    clock = resolve_clock(args.now, environ)
-    if clock.problem:  # a repair never acts on a time it guessed
-        stderr.write(f"cortex-health fix: {clock.problem}\n")
-        return 3
-    now_ms = clock.now_ms
-    locks = collect(layout).locks
-    if not locks:
-        stdout.write("nothing to repair: no write lock is held\n")
-        return 0
-    failed = 0
-    for lock in locks:
-        safe, what = plan(lock)
-        if not safe or args.dry_run:
-            stdout.write(("would " if safe else "") + what + "\n")
-            continue
-        problem = apply(layout, lock, now_ms)
-        failed += problem is not None
-        stdout.write(f"{what}: {'done (logged to memory-locks.jsonl)' if problem is None else problem}\n")
-    return 1 if failed else 0
+    def parser(self):
+        from health.parser import Parser
+
+        parser = Parser(prog="cortex-health fix", usage=USAGE, allow_abbrev=False)
+        parser.add_argument("--root")
+        parser.add_argument("--now")
+        parser.add_argument("--dry-run", action="store_true")
+        return parser
+
+    def run(self, args, call: Call) -> int:
+        from collectors.layout import Layout, resolve_root
+        from collectors.locks import collect
+        from thresholds.clock import resolve_clock
+
+        stdout, stderr = call.stdout, call.stderr
+        layout = Layout.for_root(resolve_root(args.root, call.environ), environ=call.environ)
+        if not os.path.isdir(layout.root):
+            stderr.write(f"cortex-health fix: root {layout.root} is not a directory\n")
+            return 3
+        clock = resolve_clock(args.now, call.environ)
+        if clock.problem:  # a repair never acts on a time it guessed
+            stderr.write(f"cortex-health fix: {clock.problem}\n")
+            return 3
+        now_ms = clock.now_ms
+        locks = collect(layout).locks
+        if not locks:
+            stdout.write("nothing to repair: no write lock is held\n")
+            return 0
+        failed = 0
+        for lock in locks:
+            safe, what = plan(lock)
+            if not safe or args.dry_run:
+                stdout.write(("would " if safe else "") + what + "\n")
+                continue
+            problem = apply(layout, lock, now_ms)
+            failed += problem is not None
+            stdout.write(f"{what}: {'done (logged to memory-locks.jsonl)' if problem is None else problem}\n")
+        return 1 if failed else 0
+
+
+main = FixCommand().main

@@ -12,19 +12,19 @@ report holding `health-check-deadline-exceeded` (warn) is published in its place
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
 from cortex.core.numbers import ascii_decimal
 from cortex.core.safeio import write_quietly
-from health.options import Parser, UsageError, add_check_options, options_from
+from health.commands.base import Call, Command
+from health.options import add_check_options, options_from
+from health.parser import Parser
 from health.runoptions import Options
 
 TYPE_CHECKING = False  # typing costs the Stop hook milliseconds
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from typing import Any, TextIO
+    from typing import Any
 
     from health.gatefailures import GateFailure
 
@@ -77,18 +77,54 @@ def summary(document: Mapping[str, Any]) -> str | None:
     return text + " (cortex-health -v --format text for details)"
 
 
-def gate(argv: Sequence[str], environ: Mapping[str, str], started: float) -> tuple[str | None, GateFailure | None,
-                                                                                     Options | None]:
-    """(the stderr line, why this run failed, the options) of one gate run; the check itself runs detached
-    unless it must be waited for. (health.gatefailures, which says why a run failed, is imported only then.)"""
-    try:
-        args = build_parser().parse_args(list(argv))
-        options = options_from(args, environ)
-    except UsageError as error:
+class GateCommand(Command):
+    """Always 0: a hook that fails must not block the agent (its failure is recorded instead)."""
+
+    name = "gate"
+    resumes_gc = False  # the gate's parent only waits for its child (which resumes in the check)
+
+    def parser(self) -> Parser:
+        return build_parser()
+
+    def parse(self, call: Call) -> tuple[argparse.Namespace, Options]:
+        args = super().parse(call)
+        return args, options_from(args, call.environ)
+
+    def usage_error(self, message: str, call: Call) -> int:
         from health.gatefailures import GateFailure, root_named
 
-        return (f"cortex-health gate: usage: {error}", GateFailure("invalid_input", f"usage: {error}"),
-                Options(root=root_named(argv)))
+        return finish(f"cortex-health gate: usage: {message}", GateFailure("invalid_input", f"usage: {message}"),
+                      Options(root=root_named(call.argv)), call)
+
+    def internal_error(self, error: BaseException, call: Call) -> int:
+        from health.gatefailures import GateFailure
+
+        return finish(f"cortex-health gate: internal error: {type(error).__name__}: {error}",
+                      GateFailure("internal_error", f"{type(error).__name__}: {error}"), None, call)
+
+    def run(self, parsed: tuple[argparse.Namespace, Options], call: Call) -> int:
+        args, options = parsed
+        return finish(*gate(call.argv, call.environ, args, options, call.started), call)
+
+
+def finish(message: str | None, failure: GateFailure | None, options: Options | None, call: Call) -> int:
+    """Say `message` on stderr and record `failure` (health.gatefailures): a gate run's end, always exit 0."""
+    if message:
+        write_quietly(call.stderr, message + "\n")
+    problem = None
+    if failure is not None:
+        from health.gatefailures import record
+
+        problem = record(failure, options, call.environ)
+    if problem:
+        write_quietly(call.stderr, f"cortex-health gate: {problem}\n")
+    return 0
+
+
+def gate(argv: Sequence[str], environ: Mapping[str, str], args: argparse.Namespace, options: Options,
+         started: float) -> tuple[str | None, GateFailure | None, Options]:
+    """(the stderr line, why this run failed, the options) of one gate run; the check itself runs detached
+    unless it must be waited for. (health.gatefailures, which says why a run failed, is imported only then.)"""
     if not args.timeout > 0 or args.timeout == float("inf"):
         from health.gatefailures import GateFailure
 
@@ -118,28 +154,4 @@ def judge(argv: Sequence[str], environ: Mapping[str, str], options: Options, tim
     return summary(document), failure_of(document, (time.monotonic() - started) * 1000, timeout), options
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stderr: TextIO | None = None) -> int:
-    """Always 0: a hook that fails must not block the agent (its failure is recorded instead)."""
-    started = time.monotonic()
-    environ = os.environ if environ is None else environ
-    stderr = stderr or sys.stderr
-    options = None
-    try:
-        message, failure, options = gate(argv, environ, started)
-    except SystemExit:  # --help printed its text
-        return 0
-    except BaseException as error:  # noqa: BLE001 - never a traceback, never a non-zero exit
-        from health.gatefailures import GateFailure
-
-        message = f"cortex-health gate: internal error: {type(error).__name__}: {error}"
-        failure = GateFailure("internal_error", f"{type(error).__name__}: {error}")
-    if message:
-        write_quietly(stderr, message + "\n")
-    problem = None
-    if failure is not None:
-        from health.gatefailures import record
-
-        problem = record(failure, options, environ)
-    if problem:
-        write_quietly(stderr, f"cortex-health gate: {problem}\n")
-    return 0
+main = GateCommand().main

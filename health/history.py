@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import Any
 
 from collectors.healthlog.read import describe_open_error
 from collectors.healthlog.runs import History, Run, read_history
 from collectors.readers.paths import health_log_path, resolve_root
+from health.commands.base import Call, Command
 from health.parser import Parser, bounded_int
 
 DEFAULT_LAST = 20
@@ -117,32 +116,36 @@ def as_text(history: History) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
-    environ = os.environ if environ is None else environ
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    args = build_parser().parse_subcommand(argv, stdout, stderr)
-    if isinstance(args, int):
-        return args
-    root = resolve_root(args.root, environ)
-    if not os.path.isdir(root):  # a typo in --root is not "no run recorded yet": the auditor cannot run (exit 3)
-        stderr.write(f"cortex-health history: root {root} does not exist (or is not a directory)\n")
-        return 3
-    path = health_log_path(root)
-    if args.verify:
-        from health.history_verify import run_verify
+class HistoryCommand(Command):
+    name = "history"
 
-        return run_verify(path, args.json, stdout, stderr)
-    try:
-        history = read_history(path, args.last)
-    except FileNotFoundError:
-        stdout.write(f"cortex-health history: no run recorded yet ({path} does not exist)\n")
+    def parser(self) -> Parser:
+        return build_parser()
+
+    def run(self, args, call: Call) -> int:
+        stdout, stderr = call.stdout, call.stderr
+        root = resolve_root(args.root, call.environ)
+        if not os.path.isdir(root):  # a typo in --root is not "no run recorded yet": the auditor cannot run (exit 3)
+            stderr.write(f"cortex-health history: root {root} does not exist (or is not a directory)\n")
+            return 3
+        path = health_log_path(root)
+        if args.verify:
+            from health.history_verify import run_verify
+
+            return run_verify(path, args.json, stdout, stderr)
+        try:
+            history = read_history(path, args.last)
+        except FileNotFoundError:
+            stdout.write(f"cortex-health history: no run recorded yet ({path} does not exist)\n")
+            return 0
+        except OSError as error:
+            stderr.write(f"cortex-health history: cannot read {path}: {describe_open_error(error)}\n")
+            return 3
+        if args.json:
+            stdout.write(json.dumps(as_json(history), ensure_ascii=False, separators=(",", ":")) + "\n")
+        else:
+            stdout.write("\n".join(as_text(history)) + "\n")
         return 0
-    except OSError as error:
-        stderr.write(f"cortex-health history: cannot read {path}: {describe_open_error(error)}\n")
-        return 3
-    if args.json:
-        stdout.write(json.dumps(as_json(history), ensure_ascii=False, separators=(",", ":")) + "\n")
-    else:
-        stdout.write("\n".join(as_text(history)) + "\n")
-    return 0
+
+
+main = HistoryCommand().main

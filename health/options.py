@@ -11,8 +11,10 @@ import argparse
 from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
+from health.commands import listing
+from health.commands.base import UsageError
 from health.layouts import LAYOUTS
-from health.parser import Parser, UsageError, closest  # noqa: F401 (the subcommands import them from here)
+from health.parser import Parser, closest
 from health.runoptions import Options
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
@@ -104,8 +106,7 @@ def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
     parser = Parser(prog="cortex-health", allow_abbrev=False,
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
-                    epilog="subcommands: cortex-health statusline | gate | history | explain ID | fix [--dry-run] | "
-                    "serve | setup claude-code|systemd|cron|prometheus|otel | probe (each has --help)")
+                    epilog=listing())
     parser.out = out
     add_check_options(parser)
     parser.add_argument("--probe", action="store_true",

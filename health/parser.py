@@ -1,23 +1,20 @@
-"""CLI stage: the argument parser of every cortex-health command (check, gate, history, serve); used through health.options.
+"""CLI stage: the argument parser of every cortex-health command (check, gate, history, fix, serve, setup); used by them.
 
-argparse never prints or exits on its own here: a usage problem is a UsageError (with the
-closest spelling of a misspelt option), --help goes to the injected stdout, and
-`parse_subcommand` turns both into a subcommand's exit code.
+The one parser style: argparse, which never prints or exits on its own here: a usage problem is
+the one UsageError (health.commands.base, with the closest spelling of a misspelt option), --help
+goes to the injected stdout, and Command.main (health.commands.base) turns both into the
+command's exit code. (The status line alone keeps a parser without argparse: its start-up budget.)
 """
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 from cortex.core.spelling import did_you_mean as closest  # noqa: F401 (health.options uses it too)
+from health.commands.base import UsageError
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
     from typing import NoReturn, TextIO
-
-
-class UsageError(Exception):
-    pass
 
 
 class Parser(argparse.ArgumentParser):
@@ -54,17 +51,6 @@ class Parser(argparse.ArgumentParser):
 
     def print_help(self, file: TextIO | None = None) -> None:
         super().print_help(file or self.out)
-
-    def parse_subcommand(self, argv: Sequence[str], stdout: TextIO, stderr: TextIO) -> argparse.Namespace | int:
-        """A subcommand's arguments, or its exit code: 0 after --help (on stdout), 3 after a usage error."""
-        self.out = stdout
-        try:
-            return self.parse_args(list(argv))
-        except UsageError as error:
-            stderr.write(f"{self.prog}: usage: {error}\n")
-            return 3
-        except SystemExit as done:  # --help
-            return int(done.code or 0)
 
 
 def bounded_int(low: int, high: int, what: str = ""):

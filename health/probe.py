@@ -9,9 +9,7 @@ memory-health.jsonl; --report-path and --prometheus-textfile still write where t
 """
 from __future__ import annotations
 
-import sys
-from collections.abc import Mapping, Sequence
-from typing import TextIO
+from health.commands.base import Call, Command, UsageError
 
 USAGE = ("usage: cortex-health probe [--root ROOT] [--now TIME] [--config FILE] [--threshold NAME=VALUE ...]\n"
          "                          [--format FORMAT | --json] [-v | --quiet] [--fail-on LEVEL]\n"
@@ -22,18 +20,30 @@ USAGE = ("usage: cortex-health probe [--root ROOT] [--now TIME] [--config FILE] 
 REFUSED = ("--only", "--skip", "--probe", "--list-checks", "--layout")
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    args = list(argv)
-    if any(arg in ("-h", "--help") for arg in args):
-        stdout.write(USAGE + "\n")
-        return 0
-    refused = [arg for arg in args if arg.split("=", 1)[0] in REFUSED]
-    if refused:
-        stderr.write(f"cortex-health probe: usage: {', '.join(refused)} does not apply to the probe\n{USAGE}\n")
-        return 3
-    from health.cli import run
+class ProbeCommand(Command):
+    """Its flags are the check's own, parsed by the check's parser (health.options); here only what it refuses."""
 
-    # An empty check list plus --probe: the report holds the probe's steps and the run's own inputs, nothing else.
-    return run(["--probe", "--no-write", *args], environ=environ, stdout=stdout, stderr=stderr, checks=())
+    name = "probe"
+    help_text = USAGE
+
+    def parse(self, call: Call) -> list[str]:
+        if any(arg in ("-h", "--help") for arg in call.argv):
+            self.show_help(call)
+        refused = [arg for arg in call.argv if arg.split("=", 1)[0] in REFUSED]
+        if refused:
+            raise UsageError(f"{', '.join(refused)} does not apply to the probe")
+        return call.argv
+
+    def usage_error(self, message: str, call: Call) -> int:
+        call.stderr.write(f"{self.prog}: usage: {message}\n{USAGE}\n")
+        return 3
+
+    def run(self, args: list[str], call: Call) -> int:
+        from health.cli import run
+
+        # An empty check list plus --probe: the report holds the probe's steps and the run's own inputs, nothing else.
+        return run(["--probe", "--no-write", *args], environ=call.environ, stdout=call.stdout, stderr=call.stderr,
+                   checks=())
+
+
+main = ProbeCommand().main

@@ -3,7 +3,7 @@ textfile). Called by health.run on a normal run and by health.cli when the audit
 
 The auditor writes with the core's primitives, not its own: the line goes through
 cortex.core.durable.append_line (one O_APPEND write of a whole line, fsync) while holding the
-core's `<log>.lock` (cortex.hot.locks: stamped, dead holders broken, waiting bounded), so
+core's `<log>.lock` (cortex.write.locks: stamped, dead holders broken, waiting bounded), so
 concurrent runs never interleave. Under the same lock the line gets its hash-chain link and
 the checkpoint is rewritten atomically after it (collectors.healthlog.append). Every copy goes through `write_copy`, the one writer:
 `destination_problem` refuses symlinks, directories, non-regular files, missing folders,
@@ -24,7 +24,7 @@ from collectors.layout import Layout
 from cortex.core.durable import append_line as durable_append
 from cortex.core.durable import replace_file
 from cortex.errors import CortexError
-from cortex.hot.locks import acquire
+from cortex.write.locks import acquire
 from cortex.core.safepaths import is_within
 from cortex.layout import LIFEOS
 from collectors.healthlog.chain import checkpoint_path

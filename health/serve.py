@@ -11,13 +11,12 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from http.server import ThreadingHTTPServer
-from typing import TextIO
 
 from collectors.readers.paths import resolve_root
+from health.commands.base import Call, Command
 from health.parser import Parser, bounded_int
 
 LOOPBACK = ("127.0.0.1", "::1")
@@ -63,43 +62,49 @@ def refresher(root: str, every: int, stop: threading.Event, environ: Mapping[str
         check_once(root, environ)
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
-    environ = os.environ if environ is None else environ
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    args = build_parser().parse_subcommand(argv, stdout, stderr)
-    if isinstance(args, int):
-        return args
-    if args.host not in LOOPBACK:
-        stderr.write(f"cortex-health serve: refusing to listen on {args.host!r}: the dashboard binds only "
-                     f"127.0.0.1 or ::1 (loopback)\n")
-        return 3
-    from collectors.layout import Layout
-    from health.dashboard.handler import make_handler
+class ServeCommand(Command):
+    name = "serve"
 
-    root = resolve_root(args.root, environ)
-    layout = Layout.for_root(root)
-    log = layout.health_log
-    stop = threading.Event()
-    if args.refresh:
-        check_once(root, environ)
-        threading.Thread(target=refresher, args=(root, args.refresh, stop, environ), daemon=True).start()
-    try:
-        server = LoopbackServer(args.host, args.port, lambda port: make_handler(layout, args.host, port, args.window))
-    except OSError as error:
-        stop.set()
-        stderr.write(f"cortex-health serve: cannot listen on {args.host} port {args.port}: {error.strerror or error}\n")
-        return 3
-    port = server.server_address[1]
-    shown = f"[{args.host}]" if ":" in args.host else args.host
-    stdout.write(f"cortex-health serve: listening on http://{shown}:{port}/ (read-only; log {log})\n")
-    stdout.flush()
-    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown, daemon=True).start())
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop.set()
-        server.server_close()
-    return 0
+    def parser(self) -> Parser:
+        return build_parser()
+
+    def run(self, args, call: Call) -> int:
+        environ, stdout, stderr = call.environ, call.stdout, call.stderr
+        if args.host not in LOOPBACK:
+            stderr.write(f"cortex-health serve: refusing to listen on {args.host!r}: the dashboard binds only "
+                         f"127.0.0.1 or ::1 (loopback)\n")
+            return 3
+        from collectors.layout import Layout
+        from health.dashboard.handler import make_handler
+
+        root = resolve_root(args.root, environ)
+        layout = Layout.for_root(root)
+        log = layout.health_log
+        stop = threading.Event()
+        if args.refresh:
+            check_once(root, environ)
+            threading.Thread(target=refresher, args=(root, args.refresh, stop, environ), daemon=True).start()
+        try:
+            server = LoopbackServer(args.host, args.port,
+                                    lambda port: make_handler(layout, args.host, port, args.window))
+        except OSError as error:
+            stop.set()
+            stderr.write(f"cortex-health serve: cannot listen on {args.host} port {args.port}: "
+                         f"{error.strerror or error}\n")
+            return 3
+        port = server.server_address[1]
+        shown = f"[{args.host}]" if ":" in args.host else args.host
+        stdout.write(f"cortex-health serve: listening on http://{shown}:{port}/ (read-only; log {log})\n")
+        stdout.flush()
+        signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown, daemon=True).start())
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            stop.set()
+            server.server_close()
+        return 0
+
+
+main = ServeCommand().main

@@ -15,12 +15,13 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
 from cortex.core.durable import create_file
 from cortex.core.safeio import read_bounded
+from health.commands.base import Call, Command, UsageError
 
 CONTRIB = Path(__file__).parent / "contrib"
 MAX_SNIPPET_BYTES = 1 << 20  # the shipped snippets are a few KiB
@@ -187,48 +188,62 @@ def merge(snippet: str, dest: str, environ: Mapping[str, str], stdout: TextIO, s
     return 0
 
 
-def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
-    environ = os.environ if environ is None else environ
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    args = list(argv)
-    if any(a in ("-h", "--help") for a in args):
-        stdout.write(USAGE + "\n")
+class SetupCommand(Command):
+    name = "setup"
+    help_text = USAGE
+
+    def parser(self):
+        from health.parser import Parser
+
+        parser = Parser(prog=self.prog, add_help=False, allow_abbrev=False)
+        parser.add_argument("target", nargs="?")
+        parser.add_argument("--write", metavar="DEST")
+        parser.add_argument("--merge", metavar="FILE")
+        return parser
+
+    def parse(self, call: Call) -> argparse.Namespace:
+        if any(a in ("-h", "--help") for a in call.argv):
+            self.show_help(call)
+        parsed, extra = self.parser().parse_known_args(call.argv)
+        problem = usage_problem(parsed, extra)
+        if problem:
+            raise UsageError(problem)
+        return parsed
+
+    def usage_error(self, message: str, call: Call) -> int:
+        call.stderr.write(f"{self.prog}: {message}\n{USAGE}\n")
+        return 3
+
+    def run(self, parsed: argparse.Namespace, call: Call) -> int:
+        environ, stdout, stderr = call.environ, call.stdout, call.stderr
+        files = rendered(parsed.target)
+        printed, written_next = NEXT[parsed.target]
+        if parsed.write is None and parsed.merge is None:
+            for name, text in files:
+                if len(files) > 1:
+                    stdout.write(f"# ==> {name} <==\n")
+                stdout.write(text if text.endswith("\n") else text + "\n")
+            stderr.write(f"next: {printed}\n")
+            return 0
+        dest = os.path.expanduser(parsed.write or parsed.merge)
+        folder_problem = claude_code_folder_problem(dest) if parsed.target == "claude-code" else None
+        if folder_problem:
+            stderr.write(f"cortex-health setup: {folder_problem}\n")
+            return 3
+        if parsed.merge is not None:
+            return merge(files[0][1], dest, environ, stdout, stderr)
+        written, problem = write(files, dest)
+        for path in written:
+            stdout.write(f"wrote {path}\n")
+        if problem:
+            merge_it = f" (to add the hooks to it: cortex-health setup claude-code --merge {dest})"
+            stderr.write(f"cortex-health setup: {problem}{merge_it if parsed.target == 'claude-code' else ''}\n")
+            return 3
+        after = after_claude_code(environ) if parsed.target == "claude-code" else written_next or printed
+        if parsed.target == "systemd" and os.path.realpath(dest) != user_units(environ):
+            after = f"`systemctl --user link` each file in {dest} (or copy them to ~/.config/systemd/user), then {after}"
+        stderr.write(f"next: {after}\n")
         return 0
-    parser = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    parser.add_argument("target", nargs="?")
-    parser.add_argument("--write", metavar="DEST")
-    parser.add_argument("--merge", metavar="FILE")
-    parsed, extra = parser.parse_known_args(args)
-    problem = usage_problem(parsed, extra)
-    if problem:
-        stderr.write(f"cortex-health setup: {problem}\n{USAGE}\n")
-        return 3
-    files = rendered(parsed.target)
-    printed, written_next = NEXT[parsed.target]
-    if parsed.write is None and parsed.merge is None:
-        for name, text in files:
-            if len(files) > 1:
-                stdout.write(f"# ==> {name} <==\n")
-            stdout.write(text if text.endswith("\n") else text + "\n")
-        stderr.write(f"next: {printed}\n")
-        return 0
-    dest = os.path.expanduser(parsed.write or parsed.merge)
-    folder_problem = claude_code_folder_problem(dest) if parsed.target == "claude-code" else None
-    if folder_problem:
-        stderr.write(f"cortex-health setup: {folder_problem}\n")
-        return 3
-    if parsed.merge is not None:
-        return merge(files[0][1], dest, environ, stdout, stderr)
-    written, problem = write(files, dest)
-    for path in written:
-        stdout.write(f"wrote {path}\n")
-    if problem:
-        merge_it = f" (to add the hooks to it: cortex-health setup claude-code --merge {dest})"
-        stderr.write(f"cortex-health setup: {problem}{merge_it if parsed.target == 'claude-code' else ''}\n")
-        return 3
-    after = after_claude_code(environ) if parsed.target == "claude-code" else written_next or printed
-    if parsed.target == "systemd" and os.path.realpath(dest) != user_units(environ):
-        after = f"`systemctl --user link` each file in {dest} (or copy them to ~/.config/systemd/user), then {after}"
-    stderr.write(f"next: {after}\n")
-    return 0
+
+
+main = SetupCommand().main

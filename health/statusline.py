@@ -1,14 +1,16 @@
 """Status-line command (`cortex-health statusline`): one line from the newest published report. Called by health.cli.
 
 The fast path: standard library only (no rich, pydantic or psutil; a test checks
-sys.modules), no argparse, never reads stdin, always exits 0 with exactly one line. It
+sys.modules), never reads stdin, always exits 0 with exactly one line. It
 reads the newest report from the end of O/memory-health.jsonl (collectors.healthlog.read), makes it
 the typed report (reports.report.from_document, without the catalogue: one line shows ids
 only) and marks it stale past --max-age, by the report's integer now_ms. A bad --now /
 CORTEX_HEALTH_NOW shows the cortex-clock-invalid state, as the check reports it. --refresh
 runs the check first in a child process bounded by --timeout. Also runnable as a script
 (`python3 -I -S .../health/statusline.py`), which skips site-packages start-up entirely:
-`--print-command` prints that command line.
+`--print-command` prints that command line. It runs through the one base (health.commands.base)
+but keeps its own small parser: argparse alone (with the re, gettext and shutil it imports) costs
+more than the rest of the line's start-up, which agents pay at every prompt.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ if __name__ == "__main__":  # run as a script: make the packages beside health/ 
 from collectors.readers.paths import health_log_path, resolve_root  # noqa: E402
 from cortex.core.numbers import ascii_decimal  # noqa: E402
 from cortex.core.safeio import write_quietly  # noqa: E402
+from health.commands.base import Call, Command, UsageError  # noqa: E402
 from reports.formats.statusline import line  # noqa: E402
 from reports.report import from_document  # noqa: E402
 from thresholds.clocksource import supplied_now  # noqa: E402
@@ -48,10 +51,6 @@ Print one line about the newest published health report (ROOT/LIFEOS/MEMORY/OBSE
 """
 
 
-class BadUsage(Exception):
-    pass
-
-
 def parse_args(argv: list[str]) -> dict[str, object]:
     options: dict[str, object] = {}
     items = list(argv)
@@ -61,15 +60,15 @@ def parse_args(argv: list[str]) -> dict[str, object]:
         if name in VALUED:
             if not sep:
                 if not items:
-                    raise BadUsage(f"{name} needs a value")
+                    raise UsageError(f"{name} needs a value")
                 value = items.pop(0)
             if name in options:
-                raise BadUsage(f"{name} given twice")
+                raise UsageError(f"{name} given twice")
             options[name] = value
         elif item in SWITCHES:
             options[item] = True
         else:
-            raise BadUsage(f"unknown argument {item!r}")
+            raise UsageError(f"unknown argument {item!r}")
     return options
 
 
@@ -79,10 +78,10 @@ def duration_ms(text: str, name: str) -> int:
     number = text[:-1] if scale else text
     parsed = ascii_decimal(number)
     if parsed is None:
-        raise BadUsage(f"{name}: expected a duration like 90s, 30m, 2h or 1d, got {text!r}")
+        raise UsageError(f"{name}: expected a duration like 90s, 30m, 2h or 1d, got {text!r}")
     value = parsed * (scale or 1000)
     if not value > 0 or value == float("inf"):
-        raise BadUsage(f"{name}: must be greater than 0, got {text!r}")
+        raise UsageError(f"{name}: must be greater than 0, got {text!r}")
     return int(value)
 
 
@@ -127,12 +126,7 @@ def fast_command(argv: list[str]) -> str:
     return " ".join(shlex.quote(part) for part in [sys.executable, "-I", "-S", os.path.abspath(__file__), *kept])
 
 
-def status(argv: list[str], environ) -> str:
-    options = parse_args(argv)
-    if "--help" in options or "-h" in options:
-        return HELP.rstrip("\n")
-    if "--print-command" in options:
-        return fast_command(argv)
+def status(options: dict[str, object], environ) -> str:
     prefix = str(options.get("--prefix", "mem"))
     ascii_marks = bool(options.get("--ascii"))
     max_age = duration_ms(str(options["--max-age"]), "--max-age") if "--max-age" in options else DEFAULT_MAX_AGE_MS
@@ -154,19 +148,37 @@ def status(argv: list[str], environ) -> str:
     return line(report, age_ms=age, max_age_ms=max_age, ascii=ascii_marks, prefix=prefix, problem=problem)
 
 
-def main(argv: list[str] | None = None, environ=None, stdout=None) -> int:
-    """Print the status line; always 0."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    environ = os.environ if environ is None else environ
-    stdout = stdout or sys.stdout
-    try:
-        text = status(argv, environ)
-    except BadUsage as error:
-        text = line(None, problem=f"usage: {error}")
-    except BaseException as error:  # noqa: BLE001 - a status line never shows a traceback
-        text = line(None, problem=f"internal error: {type(error).__name__}")
-    write_quietly(stdout, text + "\n")
-    return 0
+class StatuslineCommand(Command):
+    """Always 0 with exactly one line: a usage or internal error is a line too."""
+
+    name = "statusline"
+    help_text = HELP.rstrip("\n")
+
+    def parse(self, call: Call) -> dict[str, object]:
+        options = parse_args(call.argv)
+        if "--help" in options or "-h" in options:
+            self.show_help(call)
+        return options
+
+    def show_help(self, call: Call):
+        write_quietly(call.stdout, self.help_text + "\n")
+        raise SystemExit(0)
+
+    def run(self, options: dict[str, object], call: Call) -> int:
+        text = fast_command(call.argv) if "--print-command" in options else status(options, call.environ)
+        write_quietly(call.stdout, text + "\n")
+        return 0
+
+    def usage_error(self, message: str, call: Call) -> int:
+        write_quietly(call.stdout, line(None, problem=f"usage: {message}") + "\n")
+        return 0
+
+    def internal_error(self, error: BaseException, call: Call) -> int:  # never a traceback, even on one line
+        write_quietly(call.stdout, line(None, problem=f"internal error: {type(error).__name__}") + "\n")
+        return 0
+
+
+main = StatuslineCommand().main
 
 
 if __name__ == "__main__":

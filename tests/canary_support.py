@@ -175,12 +175,13 @@ def run_health_in_process(argv: list[str], env: dict) -> Output:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from health.cli import SUBCOMMANDS, run
+    from health.cli import run
+    from health.commands import COMMANDS
 
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        if argv and argv[0] in SUBCOMMANDS:
-            main = importlib.import_module(SUBCOMMANDS[argv[0]]).main
+        if argv and argv[0] in COMMANDS:
+            main = importlib.import_module(COMMANDS[argv[0]].module).main
             offered = {"environ": env, "stdout": out, "stderr": err}
             accepted = inspect.signature(main).parameters
             code = main(list(argv[1:]), **{k: v for k, v in offered.items() if k in accepted})
@@ -202,9 +203,9 @@ def command_words(argv) -> str:
 
 
 def health_words(argv) -> str:
-    from health.cli import SUBCOMMANDS
+    from health.commands import COMMANDS
 
-    if argv and argv[0] in SUBCOMMANDS:
+    if argv and argv[0] in COMMANDS:
         return argv[0]
     if "--format" in argv:
         return f"--format {argv[list(argv).index('--format') + 1]}"
@@ -245,10 +246,10 @@ def cortex_flags() -> set[tuple[str, str]]:
 
 def health_surfaces() -> set[str]:
     """Every `cortex-health` subcommand and every `--format` choice of the check's own parser."""
-    from health.cli import SUBCOMMANDS
+    from health.commands import COMMANDS
     from health.options import build_parser
     from reports.formats import names
 
     parser = build_parser(names())
     formats = next(action.choices for action in parser._actions if action.dest == "format")
-    return set(SUBCOMMANDS) | {f"--format {name}" for name in formats}
+    return set(COMMANDS) | {f"--format {name}" for name in formats}

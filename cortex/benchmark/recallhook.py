@@ -1,6 +1,6 @@
 """Benchmark: what the `cortex recall` prompt hook would inject for each label, gated and ungated; called by `cortex benchmark`.
 
-Gated is the hook as it runs (cortex.core.retrieval.bounded_query: content terms only, then
+Gated is the hook as it runs (cortex.hot.retrieval.bounded_query: content terms only, then
 cortex.core.relevance.relevant: the score floor); ungated is the hook before the gate: the
 top K of every term of the prompt, as `cortex search` ranks. Both use the production ranker
 over the records valid at the benchmark's clock (the hot-memory entries the hook also
@@ -15,7 +15,7 @@ from cortex.benchmark.labels import Label
 from cortex.core.privacy import strip_private_content
 from cortex.core.records import CortexRecord, active_records
 from cortex.core.relevance import STOPWORDS, Floor, relevant
-from cortex.core.retrieval import MAX_QUERY_CHARS, MAX_QUERY_TERMS, bounded_query
+from cortex.hot.retrieval import MAX_QUERY_CHARS, MAX_QUERY_TERMS, bounded_query
 from cortex.core.search import rank_bm25
 from cortex.core.tokenize import terms
 

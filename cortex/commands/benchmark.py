@@ -120,5 +120,13 @@ COMMANDS = [
         "benchmark",
         benchmark,
         value_options=frozenset({"--labels", "--output", "--samples", "--top-k", "--min-score", "--min-share"}),
+        usage="cortex benchmark --labels FILE [--output PATH] [--samples N] [--top-k K] [--min-score S] [--min-share F]",
+        option_help=(("--labels FILE", "JSONL rows {query, expected_ids, expected_order?, false_ids?}"),
+                     ("--output PATH", "also write the report under MEMORY/BENCHMARKS/ (never overwrites)"),
+                     ("--samples N (1-1000, default 25) --top-k K (1-100, default 5)", ""),
+                     ("--min-score S --min-share F", "the recall hook's floor (as `cortex recall`; data.recall_hook\n"
+                                                     "compares what the hook injects with and without it)")),
+        example="cortex benchmark --labels fixtures/cjk/MEMORY/BENCHMARKS/cortex-retrieval-cjk-v1.jsonl "
+                "--memory-root fixtures/cjk/MEMORY",
     )
 ]

@@ -64,4 +64,13 @@ def _report(inv: Invocation, root: str, path: str | None, enabled: bool, *, veri
             store.close()
 
 
-COMMANDS = [CommandSpec("cache", cache)]
+COMMANDS = [CommandSpec(
+    "cache", cache, usage="cortex cache status|verify|clear",
+    option_help=(("status", "where it is, its size, entries, last write and last verification"),
+                 ("verify", "re-read every canonical file and compare it with the cache\n"
+                            "(an entry that differs is removed; data.ok says whether all matched,\n"
+                            "false with verification null when caching is off)"),
+                 ("clear", "delete this root's cache (the next read rebuilds it)"),
+                 ("", "Location: $CORTEX_CACHE_DIR, else $XDG_CACHE_HOME/cortex, else ~/.cache/cortex;"),
+                 ("", "CORTEX_CACHE=off disables it")),
+    example="cortex cache verify --root ~/.claude")]

@@ -68,5 +68,7 @@ def _settings(ctx: WriteContext, environ) -> tuple[Cadence, list[str]]:
 
 COMMANDS = [
     CommandSpec("review fire", fire, value_options=frozenset({"--session", "--transcript"}), enveloped=False,
-                error_exit=1),
+                error_exit=1, usage="cortex review fire [--session ID] [--transcript PATH]",
+                option_help=(("--session ID --transcript PATH", "default: Claude Code's hook JSON on stdin"),),
+                example="cortex review fire --session demo-session"),
 ]

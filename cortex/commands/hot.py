@@ -21,13 +21,13 @@ from cortex.core.spelling import did_you_mean
 from cortex.errors import IntegrityError, InvalidInput
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, parse_memory_content, read_diagnostics
-from cortex.hot.hotwriter import read_prior, resolve_target, write_entries
+from cortex.write.hotwriter import read_prior, resolve_target, write_entries
 from cortex.invocation import CommandSpec, Invocation
 from cortex.rootshape import refuse_claude_folder
 from cortex.layout import HOT_LABELS, OBSERVABILITY, SNAPSHOTS_DIR
 from cortex.core.privacy import strip_private_content
 from cortex.core.safepaths import pin_tree, real_subdir
-from cortex.hot.snapshots import RING, list_snapshots, read_snapshot
+from cortex.write.snapshots import RING, list_snapshots, read_snapshot
 from cortex.write.writecontext import WriteContext
 
 MAX_STDIN_BYTES = 262_144
@@ -177,4 +177,16 @@ def hot(inv: Invocation) -> dict:
     return SUBCOMMANDS[sub](inv, inv.positionals[1:])
 
 
-COMMANDS = [CommandSpec("hot", hot, flag_options=frozenset({"--allow-drastic"}))]
+_VERBS = 44  # the column the sub-verbs' text starts at
+
+COMMANDS = [CommandSpec(
+    "hot", hot, flag_options=frozenset({"--allow-drastic"}), usage="cortex hot read|set|snapshots|restore|render ...",
+    option_help=(("cortex hot read principal|da", "entries, counts, invalid entries with reasons", _VERBS),
+                 ("cortex hot set principal|da [--allow-drastic]", ""),
+                 ("", "    the full desired list on stdin, one entry per line; what is omitted is forgotten;"),
+                 ("", "    entries start with NAME|ROLE|RELATION|PREFERENCE|RULE: (at most 256 characters after it)"),
+                 ("cortex hot snapshots [principal|da]", "the snapshot ring, newest first", _VERBS),
+                 ("cortex hot restore principal|da SNAPSHOT", "put a named snapshot back (an explicit undo)", _VERBS),
+                 ("cortex hot render", "the <lifeos-memory> block for a prompt hook", _VERBS),
+                 ("--allow-drastic", "let a set remove 2 or more entries net, or shrink a large file")),
+    example="printf 'NAME: Ada ~explicit\\nPREFERENCE: green tea ~explicit\\n' | cortex hot set principal")]

@@ -75,4 +75,6 @@ def init(inv: Invocation) -> dict:
     return {"root": layout.root, "memory_root": layout.memory_root, "created": created, "kept": kept}
 
 
-COMMANDS = [CommandSpec("init", init, value_options=frozenset({"--root"}))]
+COMMANDS = [CommandSpec("init", init, value_options=frozenset({"--root"}), usage="cortex init [--root DIR]",
+                        option_help=(("--root DIR", "default: $CLAUDE_CONFIG_DIR, else ~/.claude"),),
+                        example="cortex init --root ~/.claude")]

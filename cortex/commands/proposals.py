@@ -47,4 +47,7 @@ def proposals(inv: Invocation) -> dict:
     return SUBCOMMANDS[sub](inv, args, inv.option("--status"))
 
 
-COMMANDS = [CommandSpec("proposals", proposals, value_options=frozenset({"--status"}))]
+COMMANDS = [CommandSpec("proposals", proposals, value_options=frozenset({"--status"}),
+                        usage="cortex proposals list [--status pending|approved|rejected] | approve ID | reject ID",
+                        option_help=(("--status S", "only list proposals with this status"),),
+                        example="cortex proposals list --status pending")]

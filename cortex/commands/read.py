@@ -211,10 +211,23 @@ _SEARCH = frozenset({"--recency", "--expand", "--max-nodes", "--max-tokens"}) | 
 _TIMELINE = frozenset({"--anchor", "--before", "--after"}) | FILTER_OPTIONS
 
 COMMANDS = [
-    CommandSpec("status", status),
-    CommandSpec("search", search, value_options=_SEARCH),
-    CommandSpec("timeline", timeline, value_options=_TIMELINE),
-    CommandSpec("get", _selected),
-    CommandSpec("export", _selected),
-    CommandSpec("rebuild", rebuild, flag_options=frozenset({"--from-canonical"})),
+    CommandSpec("status", status, usage="cortex status", example="cortex status --root ~/.claude"),
+    CommandSpec("search", search, value_options=_SEARCH,
+                usage="cortex search QUERY [filters] [--page N] [--page-size N] [--recency W] "
+                      "[--expand ID --max-nodes N --max-tokens N]",
+                option_help=(("--type T --source S --session ID --from DATE --to DATE", "filters"),
+                             ("--page N (from 1) --page-size N (1-100, default 10)", ""),
+                             ("--recency W", "add W x updated time to the score (default 0)"),
+                             ("--expand ID", "also walk `related` links from ID within --max-nodes/--max-tokens")),
+                example="cortex search 'green tea' --page-size 5"),
+    CommandSpec("timeline", timeline, value_options=_TIMELINE,
+                usage="cortex timeline --anchor ID_OR_DATE [--before N] [--after N] [filters as search]",
+                option_help=(("--anchor ID_OR_DATE", "a record id or a date (2026-01-01 or an ISO date-time)"),
+                             ("--before N --after N", "records on each side (0-100, default 5)")),
+                example="cortex timeline --anchor 2026-06-01 --before 3 --after 3"),
+    CommandSpec("get", _selected, usage="cortex get ID [ID ...]",
+                example="cortex get idea-memory-as-a-garden-20260101T120000Z-3f9a1c2e"),
+    CommandSpec("export", _selected, usage="cortex export ID [ID ...]", example="cortex export ID1 ID2"),
+    CommandSpec("rebuild", rebuild, flag_options=frozenset({"--from-canonical"}), usage="cortex rebuild --from-canonical",
+                example="cortex rebuild --from-canonical"),
 ]

@@ -16,7 +16,7 @@ from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
 from cortex.layout import Layout
 from cortex.core.relevance import floor_from
-from cortex.core.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
+from cortex.hot.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
 
 
 def recall_command(inv: Invocation) -> tuple[int, str]:
@@ -43,5 +43,13 @@ def recall_command(inv: Invocation) -> tuple[int, str]:
     return 0, result.block
 
 
-COMMANDS = [CommandSpec("recall", recall_command, value_options=frozenset({"--limit", "--min-score", "--min-share"}), enveloped=False,
-                        error_exit=0)]
+COMMANDS = [CommandSpec(
+    "recall", recall_command, value_options=frozenset({"--limit", "--min-score", "--min-share"}), enveloped=False,
+    error_exit=0, usage="cortex recall [PROMPT] [--limit K] [--min-score S] [--min-share F]",
+    option_help=(("PROMPT", "default: the `prompt` of Claude Code's hook JSON on stdin"),
+                 ("--limit K", "at most K records (default 5)"),
+                 ("", "Only records sharing a word with the prompt other than a stopword (and, in, what...) and"),
+                 ("", "clearing the relevance floor are printed:"),
+                 ("--min-score S", "BM25 score at least S (default 0: off; CORTEX_RECALL_MIN_SCORE)"),
+                 ("--min-share F", "at least F of the best record's score (0-1, default 0.15;\nCORTEX_RECALL_MIN_SHARE)")),
+    example="cortex recall 'what tea do I like' --limit 3")]

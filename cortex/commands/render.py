@@ -39,4 +39,5 @@ def render(inv: Invocation) -> tuple[int, str]:
     return 0, block
 
 
-COMMANDS = [CommandSpec("hot render", render, enveloped=False, error_exit=0)]
+COMMANDS = [CommandSpec("hot render", render, enveloped=False, error_exit=0, usage="cortex hot render",
+                        example="cortex hot render --root ~/.claude")]

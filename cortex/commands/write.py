@@ -37,6 +37,8 @@ def write(inv: Invocation) -> dict:
 _ALLOW_WRITE = frozenset({"--allow-write"})
 
 COMMANDS = [
-    CommandSpec("remember", write, flag_options=_ALLOW_WRITE),
-    CommandSpec("propose", write, flag_options=_ALLOW_WRITE),
+    CommandSpec("remember", write, flag_options=_ALLOW_WRITE, usage="cortex remember ITEM_JSON --adapter NAME --allow-write",
+                option_help=(("--adapter NAME --allow-write", "both required (else exit 5 write_refused)"),)),
+    CommandSpec("propose", write, flag_options=_ALLOW_WRITE, usage="cortex propose ITEM_JSON --adapter NAME --allow-write",
+                option_help=(("--adapter NAME --allow-write", "both required (else exit 5 write_refused)"),)),
 ]

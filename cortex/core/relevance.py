@@ -1,4 +1,4 @@
-"""Prompt stage (stdlib only): which ranked records a prompt hook may inject; used by cortex.core.retrieval and the benchmark.
+"""Prompt stage (stdlib only): which ranked records a prompt hook may inject; used by cortex.hot.retrieval and the benchmark.
 
 `cortex recall` runs on every prompt, and a prompt is a sentence, not a query: its "and",
 "in" and "what" match almost every note. So the hook ranks only the prompt's content terms

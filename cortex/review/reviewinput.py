@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from cortex.errors import IntegrityError
 from cortex.hot.hotmemory import validate_entries
-from cortex.hot.hotwriter import read_prior, resolve_target
+from cortex.write.hotwriter import read_prior, resolve_target
 from cortex.layout import HOT_LABELS
 from cortex.review.reviewconfig import ReviewConfig
 from cortex.review.reviewprompt import Snapshot, build_prompt

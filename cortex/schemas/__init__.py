@@ -13,7 +13,7 @@ def generated() -> dict[str, dict]:
     from cortex.benchmark.schema import BenchmarkReport
     from cortex.capture import CaptureEnvelope
     from cortex.envelope import envelope_json_schema
-    from cortex.hot.writerows import MemoryWriteRow
+    from cortex.write.writerows import MemoryWriteRow
     from cortex.write.items import item_json_schema
     from cortex.write.proposalrows import ProposalRow
 

@@ -1,6 +1,6 @@
 """Search cache loader: the corpus of the read commands and `cortex recall`, from trusted entries or fresh reads.
 
-Called through cortex.invocation.Invocation.read_corpus and cortex.core.retrieval. The
+Called through cortex.invocation.Invocation.read_corpus and cortex.hot.retrieval. The
 files, the metadata limits and their order are cortex.core.corpus's; each file is then
 either a trusted entry (every stat field equal, aged past the racy margin) or read,
 validated and stripped again exactly as without a cache (so its errors are the same

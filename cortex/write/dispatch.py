@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cortex.errors import CortexError
-from cortex.hot.hotguards import cap_refusal
+from cortex.write.hotguards import cap_refusal
 from cortex.hot.hotmemory import validate_entries
 from cortex.write.proposals import decide
 from cortex.write.refusals import Refusal

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Callable
 
-from cortex.hot.hotwriter import write_entries
+from cortex.write.hotwriter import write_entries
 from cortex.write.items import validate_item
 from cortex.write.notes import write_record
 from cortex.write.proposals import enqueue

@@ -16,7 +16,7 @@ from cortex.errors import CortexError
 from cortex.core.jsjson import dumps
 from cortex.layout import LOCKS_LOG, Layout, OBSERVABILITY
 from cortex.liferows import LockEventRow
-from cortex.hot.locks import HeldLock, acquire
+from cortex.write.locks import HeldLock, acquire
 from cortex.core.safepaths import memory_dir
 from cortex.core.timestamps import iso_from_ms
 

@@ -20,7 +20,7 @@ import pytest
 
 from tests.write_support import REPO, Tree, check_envelope, entries, make_tree, run_in_process, schema_validator
 
-from cortex.hot.snapshots import RING
+from cortex.write.snapshots import RING
 
 CHILD = Path(__file__).parents[1] / "crash_child.py"
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.write_support import tree  # noqa: F401 (fixture)
 
-from cortex.hot.locks import LOCK_STALE_MS, Seen, _break, _inspect, acquire, parse_stamp, stale_reason
+from cortex.write.locks import LOCK_STALE_MS, Seen, _break, _inspect, acquire, parse_stamp, stale_reason
 from cortex.core import checkpoints
 from cortex.core.timestamps import iso_from_ms
 

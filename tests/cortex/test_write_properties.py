@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cortex.errors import CortexError, InvalidInput
-from cortex.hot.hotguards import cap_refusal, suspect_refusal
+from cortex.write.hotguards import cap_refusal, suspect_refusal
 from cortex.hot.hotmemory import MAX_ENTRIES, check_markers, parse_memory_content, serialize_memory_content, validate_entries
 from cortex.hot.hottemplate import template
 from cortex.layout import Layout

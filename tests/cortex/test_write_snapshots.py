@@ -4,7 +4,7 @@ from __future__ import annotations
 from tests.write_support import entries, run_in_process, tree  # noqa: F401 (fixture)
 
 from cortex.hot.hotmemory import parse_memory_content
-from cortex.hot.snapshots import RING
+from cortex.write.snapshots import RING
 
 
 def _snapshot_names(tree, prefix="PRINCIPAL_MEMORY__"):

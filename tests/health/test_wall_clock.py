@@ -11,7 +11,7 @@ import json
 import pytest
 from freezegun import freeze_time
 
-from cortex.hot.locks import LOCK_STALE_MS, acquire
+from cortex.write.locks import LOCK_STALE_MS, acquire
 from cortex.write.refusals import Refusal
 from cortex.core.timestamps import iso_from_ms
 from health.statusline import main as statusline_main

@@ -1,4 +1,4 @@
-"""Write path: the pure refusal rules of the hot-memory writer (cap, shrink, erosion); used by cortex.hot.hotwriter.
+"""Write path: the pure refusal rules of the hot-memory writer (cap, shrink, erosion); used by cortex.write.hotwriter.
 
 Pure functions of counts and deltas, so they are property-tested directly:
 - EAT_CAP: more than 48 accepted, de-duplicated entries; nothing is written.

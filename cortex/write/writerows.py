@@ -1,4 +1,4 @@
-"""Write path: the shape of one O/memory-writes.jsonl row (every hot-memory write attempt); used by cortex.hot.hotwriter.
+"""Write path: the shape of one O/memory-writes.jsonl row (every hot-memory write attempt); used by cortex.write.hotwriter.
 
 Exactly ts, file, updated_by, prior_count, new_count, evictions, additions, dropped, ok,
 error. Refused attempts are logged too (ok false, error {code, message}) with the full

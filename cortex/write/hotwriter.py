@@ -21,16 +21,16 @@ from dataclasses import dataclass
 
 from cortex.core.durable import replace_file
 from cortex.errors import CortexError, IntegrityError, NotFound
-from cortex.hot.hotguards import cap_refusal, suspect_refusal
+from cortex.write.hotguards import cap_refusal, suspect_refusal
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import ParsedMemoryFile, parse_memory_content, serialize_memory_content, validate_entries
 from cortex.layout import HOT_FILES, HOT_LABELS, WRITES_LOG
 from cortex.write.refusals import Refusal
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.safepaths import check_regular_or_absent, user_dir
-from cortex.hot.snapshots import take_snapshot
+from cortex.write.snapshots import take_snapshot
 from cortex.write.writecontext import WriteContext
-from cortex.hot.writerows import MemoryWriteRow
+from cortex.write.writerows import MemoryWriteRow
 
 MAX_HOT_FILE_BYTES = 1 << 20
 MAX_LOGGED_ENTRY_CHARS = 512

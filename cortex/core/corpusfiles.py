@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import stat
 
 from cortex.errors import IntegrityError
 from cortex.core.jscompat import utf16_key
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.safepaths import is_within, pin_tree
+
+TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
+if TYPE_CHECKING:
+    import re
 
 MAX_FILES = 10_000
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -27,6 +30,8 @@ _ALLOWED_BYTES = bytes(b for b in range(256) if not (b <= 0x08 or b in (0x0B, 0x
 
 @functools.cache
 def _c1_utf8():  # compiled when a text first holds a C2 byte (Latin-1 supplement, C1 controls)
+    import re
+
     return re.compile(rb"\xc2[\x80-\x9f]")
 
 
@@ -136,6 +141,8 @@ def check_limits(files: list[str], root: str) -> list[os.stat_result]:
 
 @functools.cache  # ~0.6 ms to compile: built when text is first checked, not by every importer (the auditor)
 def _forbidden_text() -> re.Pattern[str]:
+    import re
+
     return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
@@ -148,6 +155,14 @@ def assert_canonical_text(text: str, where: str) -> None:
 def _forbidden_utf8(data: bytes) -> bool:
     """assert_canonical_text's rule for bytes already known to be valid UTF-8."""
     return bool(data.translate(None, _ALLOWED_BYTES)) or (b"\xc2" in data and _c1_utf8().search(data) is not None)
+
+
+def assert_canonical_utf8(data: bytes, where: str) -> None:
+    """assert_canonical_text(data.decode("utf-8"), where) for bytes that decode strictly (no surrogate can occur):
+    the bytes rule, which compiles no pattern for text without a C2 byte (`hot render`'s hot files)."""
+    if _forbidden_utf8(data):
+        raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {where}").at(
+            rule="control-character")
 
 
 def read_canonical_utf8(path: str, label: str) -> str:

@@ -7,13 +7,14 @@ Everything here is pure and stdlib-only.
 from __future__ import annotations
 
 import functools
-import re
 
 
 # ECMAScript WhiteSpace + LineTerminator: what JS `\s` and String.prototype.trim() use.
 JS_WS = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-JS_WS_CLASS = "[" + re.escape(JS_WS) + "]"
-JS_NOT_WS_CLASS = "[^" + re.escape(JS_WS) + "]"
+# re.escape(JS_WS), spelled out: the hooks that never compile a pattern import no `re` (tests compare the two).
+_JS_WS_ESCAPED = JS_WS.translate({ord(ch): "\\" + ch for ch in "\t\n\x0b\x0c\r "})
+JS_WS_CLASS = "[" + _JS_WS_ESCAPED + "]"
+JS_NOT_WS_CLASS = "[^" + _JS_WS_ESCAPED + "]"
 # JS `.` (without the s flag) excludes exactly these line terminators.
 JS_DOT = "[^\n\r\u2028\u2029]"
 JS_LINE_TERMINATORS = "\n\r\u2028\u2029"
@@ -41,6 +42,8 @@ _INF, _NAN = float("inf"), float("nan")  # not math's: its module is a shared li
 
 @functools.cache
 def _radix():  # compiled on first use: most callers never meet a hex, octal or binary literal
+    import re
+
     return re.compile(r"0([xXoObB])([0-9a-fA-F]+)\Z")
 
 

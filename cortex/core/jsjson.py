@@ -6,7 +6,10 @@ envelopes and digests must be byte-identical to the reference, so they go throug
 from __future__ import annotations
 
 import functools
-import re
+
+TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
+if TYPE_CHECKING:
+    import re
 
 from cortex.core.hookjson import encode_string as _string  # json's C encoder, without importing json
 from cortex.core.jscompat import js_number_to_string
@@ -14,6 +17,8 @@ from cortex.core.jscompat import js_number_to_string
 
 @functools.cache
 def _surrogate() -> re.Pattern[str]:  # compiled when a string first holds one (~0.5 ms), not by every importer
+    import re
+
     return re.compile("[\ud800-\udfff]")
 
 

@@ -16,9 +16,12 @@ kept as a space. So `＜private＞`, `<PRİVATE>`, `<private` + a combining mark
 from __future__ import annotations
 
 import functools
-import re
 
 from cortex.core.jscompat import JS_WS, JS_WS_CLASS
+
+TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
+if TYPE_CHECKING:
+    import re
 
 # Every character whose fold contains "<" or ">" (Unicode 14; tests recompute both from
 # unicodedata): ASCII, ≮ ≯ (an overlay mark on the ASCII sign), small forms, full width.
@@ -30,11 +33,15 @@ CLOSING_BRACKETS = ">\u226f\ufe65\uff1e"
 # first text that needs them, not by every importer (each cortex command, the auditor).
 @functools.cache
 def _opening() -> re.Pattern[str]:
+    import re
+
     return re.compile(f"[{OPENING_BRACKETS}]")
 
 
 @functools.cache
 def _closing() -> re.Pattern[str]:
+    import re
+
     return re.compile(f"[{CLOSING_BRACKETS}]")
 
 
@@ -46,11 +53,15 @@ _W = JS_WS_CLASS
 
 @functools.cache
 def _closer_head():  # these two only for text that holds a bracket: compiled then
+    import re
+
     return re.compile(r" */ *private(?: |\Z)")
 
 
 @functools.cache
 def _folded_opener():
+    import re
+
     return re.compile(r" *private(?: [^<>]*)?\Z")
 
 
@@ -64,6 +75,8 @@ _DROPPED_CATEGORIES = frozenset(["Mn", "Mc", "Me", "Cc", "Cf", "Cn", "Co", "Cs"]
 @functools.cache
 def _ascii_tag() -> re.Pattern[str]:
     """An ASCII `<private ...>` / `</private>` tag: ~1-3 ms to compile, so built on the first text that holds a `<p`."""
+    import re
+
     return re.compile(rf"<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>", re.ASCII | re.IGNORECASE)
 
 

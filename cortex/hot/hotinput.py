@@ -8,7 +8,7 @@ raw bytes (they are taken from the bytes, never from this text).
 """
 from __future__ import annotations
 
-from cortex.core.corpusfiles import assert_canonical_text
+from cortex.core.corpusfiles import assert_canonical_utf8
 from cortex.core.privacy import strip_private_content
 
 
@@ -19,5 +19,5 @@ def hot_text(data: bytes, where: str | None = None) -> str:
     """
     text = data.decode("utf-8").removeprefix("\ufeff")
     if where is not None:
-        assert_canonical_text(text, where)
+        assert_canonical_utf8(data, where)  # the bytes decoded strictly: the same rule, read from them
     return strip_private_content(text)

@@ -15,10 +15,13 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 from __future__ import annotations
 
 import functools
-import re
 from collections import namedtuple
 
 from cortex.core.jscompat import js_len, js_trim
+
+TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
+if TYPE_CHECKING:
+    import re
 
 BEGIN_MARKER = "<!-- BEGIN ENTRIES -->"
 END_MARKER = "<!-- END ENTRIES -->"
@@ -129,6 +132,8 @@ def parse_memory_content(content: str) -> ParsedMemoryFile:
 @functools.cache
 def _rule_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A list marker, and a word before a colon: compiled when a line first needs them, not by every render."""
+    import re
+
     return re.compile(r"(?:[-*+•]|\d+[.)])\s*"), re.compile(r"([A-Za-z_]+)(\s*):(\s?)")
 
 
@@ -217,6 +222,8 @@ def read_diagnostics(content: str) -> dict:
 
 @functools.cache
 def _writer_patterns():  # the writer's only: `hot render` never compiles them
+    import re
+
     return (re.compile(r"^last_updated:[^\n]*$", re.M), re.compile(r"^last_updated_by:[^\n]*$", re.M),
             re.compile(r"\n---\n\Z"))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -102,7 +103,7 @@ with open(sys.argv[1], "w") as handle:
 # the render's root needs no shape check, and the private-tag check folds ASCII (the hot files' `<!--`) without
 # unicodedata.
 NOT_ON_HOOK_PATHS = ("json", "math", "collections.abc", "cortex.core.spelling", "unicodedata", "cortex.core.numbers",
-                     "cortex.write.refusals")
+                     "cortex.write.refusals", "re", "enum")  # `re` (~10M with enum): patterns compile on first use
 NOT_ON_RENDER = ("cortex.rootshape", "errno")
 NOT_ON_FIRE = ()
 
@@ -112,12 +113,36 @@ NOT_ON_FIRE = ()
     (["review", "fire"], json.dumps({"session_id": "s2", "transcript_path": "/nowhere.jsonl"}))])
 def test_prompt_and_stop_hooks_import_no_json_module(tree, tmp_path, args, stdin):  # noqa: F811 - fixture
     out = tmp_path / "modules.txt"
-    proc = subprocess.run([sys.executable, "-c", _BARE_CHILD, str(out), *args], input=stdin, capture_output=True,
+    # -S: no site, so nothing a .pth file loads (an editable install's finder loads `re`) hides what the hook loads
+    proc = subprocess.run([sys.executable, "-S", "-c", _BARE_CHILD, str(out), *args], input=stdin, capture_output=True,
                           text=True, env=tree.env(), cwd=str(REPO), timeout=120)
     assert out.exists(), proc.stderr
     assert proc.returncode == 0 and proc.stderr == ""  # (only a bad payload's error loads json, to word it)
     assert heavy_in(set(out.read_text().split()), NOT_ON_HOOK_PATHS + (NOT_ON_RENDER if args[0] == "hot" else NOT_ON_FIRE)) == []
 
+
+
+def _launched_modules(script: Path, args: list[str], env: dict, stdin: str) -> set[str]:
+    """What a run of an installed console script imports after site: its launcher's and the command's modules."""
+    proc = subprocess.run([str(script), *args], input=stdin, capture_output=True, text=True, timeout=120,
+                          env={**env, "PYTHONPROFILEIMPORTTIME": "1"}, cwd=str(REPO))
+    assert proc.returncode == 0, proc.stderr
+    names = [line.rsplit("|", 1)[1] for line in proc.stderr.splitlines() if line.startswith("import time:")]
+    after_site = names[max(i for i, name in enumerate(names) if name == " site") + 1:]
+    return {name.strip() for name in after_site}
+
+
+@pytest.mark.parametrize("args,stdin", [(["hot", "render"], ""), (["review", "fire", "--session", "s1"], "")])
+def test_the_installed_console_script_loads_no_re_on_the_hook_paths(tree, args, stdin):  # noqa: F811 - fixture
+    """The hooks as agents run them: `cortex` on PATH, whose launcher the installer wrote."""
+    script = Path(sys.executable).parent / "cortex"
+    assert script.is_file(), "cortex is not installed in the interpreter running the tests"
+    if "import re\n" in script.read_text(encoding="utf-8"):  # pip < 25.0 (and distlib) write `import re` first
+        pytest.skip(f"{script} was written by an installer whose launcher imports re (pip < 25.0): "
+                    "python3 -m pip install -U pip, then reinstall")
+    loaded = _launched_modules(script, args, tree.env(), stdin)
+    assert "cortex.cli" in loaded  # the parse saw the command's own imports
+    assert heavy_in(loaded, ("re", "enum", "json")) == []
 
 def test_the_command_table_names_every_registered_command_and_its_module():
     specs = registry()

@@ -231,3 +231,19 @@ def test_the_byte_rule_for_forbidden_characters_is_the_text_rule():
         char = chr(cp)
         assert _forbidden_utf8(f"a{char}b".encode()) == bool(_forbidden_text().search(char)), hex(cp)
     assert not _forbidden_utf8("tab\tcr\r\nnbsp\u00a0é—“”".encode())
+
+
+def test_the_hot_files_byte_check_raises_what_the_text_check_raises():
+    """hot_text checks the bytes it decoded strictly (no pattern, no `re` for `hot render`): the same error, or none."""
+    from cortex.core.corpusfiles import assert_canonical_text, assert_canonical_utf8
+    from cortex.errors import IntegrityError
+
+    for text in ["plain", "tab\tcr\r\n", "nbsp\u00a0é", "\ufeffbom", "bell\x07", "del\x7f", "c1\x85", "c1\x9f end", "¢\x80"]:
+        outcomes = []
+        for check, value in ((assert_canonical_text, text), (assert_canonical_utf8, text.encode())):
+            try:
+                check(value, "HOT.md")
+                outcomes.append(None)
+            except IntegrityError as error:
+                outcomes.append((str(error), error.rule))
+        assert outcomes[0] == outcomes[1], text

@@ -121,3 +121,12 @@ def test_the_c_encoder_path_matches_dumps_on_float_free_values(value):
 @given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())))
 def test_js_len_counts_utf16_code_units_surrogates_included(text):
     assert js_len(text) == sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
+
+
+def test_the_whitespace_classes_are_re_escapes():
+    """jscompat spells re.escape(JS_WS) out (importing it loads no `re`): the same classes."""
+    import re
+
+    from cortex.core.jscompat import JS_NOT_WS_CLASS, JS_WS, JS_WS_CLASS
+
+    assert (JS_WS_CLASS, JS_NOT_WS_CLASS) == ("[" + re.escape(JS_WS) + "]", "[^" + re.escape(JS_WS) + "]")

@@ -221,3 +221,20 @@ def test_the_range_constants_are_datetimes_range():
     epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
     assert MIN_MS == (datetime(100, 1, 1, tzinfo=timezone.utc) - epoch).days * 86_400_000
     assert MAX_MS == ((datetime(9999, 12, 31, tzinfo=timezone.utc) - epoch).days + 1) * 86_400_000 - 1
+
+
+_STAMP_CHARS = "0123456789-T:.Z+ \u0663\uff12\u00b2x"  # ASCII digits and separators, other digits, and noise
+
+
+@settings(max_examples=500)
+@given(st.one_of(st.integers(MIN_MS, MAX_MS).map(iso_from_ms),
+                 st.text(_STAMP_CHARS, min_size=24, max_size=24),
+                 st.integers(MIN_MS, MAX_MS).map(iso_from_ms).flatmap(
+                     lambda text: st.tuples(st.integers(0, 23), st.sampled_from(_STAMP_CHARS)).map(
+                         lambda at: text[:at[0]] + at[1] + text[at[0] + 1:]))))
+def test_the_sliced_shape_reads_what_the_pattern_reads(value):
+    """Our own stamps' shape is read by slicing (no `re` on the Stop hook): the same groups as the pattern, or None."""
+    from cortex.core import timestamps
+
+    match = timestamps._pattern().match(value)
+    assert timestamps._fields(value) == (match.groups() if match else None)

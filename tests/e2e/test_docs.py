@@ -91,9 +91,10 @@ def test_the_readme_is_the_front_door():
 def test_the_readme_quick_start_keeps_its_two_command_lines():
     block = (REPO / "README.md").read_text().split("## Quick start", 1)[1].split("```sh\n", 1)[1].split("```")[0]
     assert block.splitlines() == [
-        "python3 -m venv .venv && . .venv/bin/activate && python3 -m pip install . && "
+        "python3 -m venv .venv && . .venv/bin/activate && python3 -m pip install --upgrade pip && python3 -m pip install . && "
         "cortex-health --root fixtures/demo --now 2026-11-29T12:00:00Z --no-write --format text",
-        "bash .ci/install-tools; python3 -m venv .venv && . .venv/bin/activate && python3 -m pip install -e '.[test]' "
+        "bash .ci/install-tools; python3 -m venv .venv && . .venv/bin/activate && python3 -m pip install --upgrade pip && "
+        "python3 -m pip install -e '.[test]' "
         "&& python3 -m pytest -q -n 2"]
 
 

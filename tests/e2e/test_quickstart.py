@@ -85,6 +85,10 @@ def test_the_quick_start_works_on_a_python_that_refuses_pip_outside_a_venv(quick
     assert verdict and verdict.group(0).startswith("cortex-health OK  critical 0, warn 0"), demo.stdout[-3000:]
     assert "No problems found." in demo.stdout
     assert (clone / ".venv" / "bin" / "cortex").exists() and (clone / ".venv" / "bin" / "cortex-health").exists()
+    for launcher in ("cortex", "cortex-health"):  # written by the up-to-date pip (>= 25.0): no `import re` before main
+        text = (clone / ".venv" / "bin" / launcher).read_text(encoding="utf-8")
+        assert "from cortex" in text or "from health" in text
+        assert "import re\n" not in text, text
     print(f"quick start (venv, pip install ., demo audit): {seconds:.1f} s")
 
 

@@ -2,7 +2,7 @@
 
 name -> (the module that runs it, its synopsis, a one-line summary). The module is imported only
 when its subcommand runs, and this table imports nothing at all: the status line and the gate
-start through it on a start-up budget (tests/test_startup_imports.py). Every module's `main` is
+start through it on a start-up budget (tests/architecture/test_startup_imports.py). Every module's `main` is
 its health.commands.base.Command. The synopses make the subcommand list of `cortex-health --help`
 (health.options, byte for byte as it always was); the summaries are for the docs and the tests
 only, since no existing output lists them and none may change.

@@ -27,15 +27,16 @@ __all__ = ["HEALTH_LOG_NAME", "Layout", "resolve_root"]
 _PATHS = 6  # root .. hot_files: what identifies a Layout (equality, hash, repr); environ and cursors do not
 
 
-class Layout(namedtuple("Layout", "root memory observability policy manifest hot_files environ cursors now_ms",
-                        defaults=(MappingProxyType({}), None, None))):
+class Layout(namedtuple("Layout", "root memory observability policy manifest hot_files environ cursors now_ms name",
+                        defaults=(MappingProxyType({}), None, None, None))):
     """The audited tree's paths, the auditor's environment and where its log cursors live.
 
     root, memory (M), observability (O), policy, manifest: str; hot_files: tuple[tuple[str, str], ...] of
     (label, path); environ: Mapping[str, str], the auditor's environment (PATH, HOME, subagent flags), injected,
     never read globally; cursors: str | None, the private folder of this tree's log cursors (collectors.logcursor),
     None reads every log in full; now_ms: int | None, the audit's clock, for a collector that measures over a
-    window ending now (collectors.hook_latency). No __slots__: the cached readings below live in the instance's
+    window ending now (collectors.hook_latency); name: str | None, the layout's name as its spec says (health.layouts),
+    set by the audit's inputs. No __slots__: the cached readings below live in the instance's
     __dict__.
     """
 

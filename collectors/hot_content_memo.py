@@ -1,4 +1,4 @@
-"""Collect stage helper: a hot file's content verdicts, remembered by the digest of its text beside the log cursors. Used by collectors.hot_content.
+"""Collect stage helper: a hot file's content verdicts, remembered by the digest of its text beside the log cursors. Used by collectors.lifeos.hot_content.
 
 Judging the entries costs the detectors' import (their patterns compile in about 20 ms) and
 about 0.1 ms an entry, on every audit, a gate on every Stop among them; yet the verdicts

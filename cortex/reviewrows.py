@@ -1,4 +1,4 @@
-"""Evidence rows (stdlib only): the reviewer-runs.jsonl row model; used by cortex.review.reviewruns and collectors.reviewer_rows.
+"""Evidence rows (stdlib only): the reviewer-runs.jsonl row model; used by cortex.review.reviewruns and collectors.lifeos.reviewer_rows.
 
 The reviewer appends exactly one terminal row per run, in one of three shapes, and the
 auditor validates the same shapes with the same functions, so writer and reader cannot

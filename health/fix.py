@@ -50,8 +50,8 @@ def apply(layout, lock, now_ms: int) -> str | None:
 
 def main(argv: Sequence[str], environ: Mapping[str, str] | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    from collectors.layout import Layout, resolve_root
-    from collectors.locks import collect
+    from collectors.lifeos.layout import Layout, resolve_root
+    from collectors.lifeos.locks import collect
     from health.parser import Parser
     from thresholds.clock import resolve_clock
 

@@ -13,7 +13,7 @@ import os
 from collections import namedtuple
 from collections.abc import Mapping
 
-from collectors.layout import Layout, resolve_root
+from collectors.lifeos.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
 from health.judge.checks import CheckRow, probe_row
 from health.layouts import LAYOUTS, LayoutError, LayoutSpec, choose, lifeos
@@ -24,7 +24,7 @@ from thresholds.sources import EffectiveThresholds, resolve
 class Inputs(namedtuple("Inputs", "layout spec clock thresholds checks")):
     """What one audit takes.
 
-    layout: the chosen layout's value for ROOT (collectors.layout.Layout, DenseLayout...); spec: LayoutSpec (the
+    layout: the chosen layout's value for ROOT (collectors.lifeos.layout.Layout, DenseLayout...); spec: LayoutSpec (the
     chosen layout, health.layouts); clock: Clock; thresholds: EffectiveThresholds; checks: tuple[CheckRow, ...]
     (the chosen layout's check list, or the one a test passed).
     """

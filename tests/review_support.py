@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from collectors.reviewer_rows import RowClass, classify
+from collectors.lifeos.reviewer_rows import RowClass, classify
 from tests.write_support import REPO, Result, Tree, run_in_process
 
 INFERENCE = REPO / "tests" / "inference"

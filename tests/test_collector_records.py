@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from collectors import reviewer
+from collectors.lifeos import reviewer
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
 from collectors.healthchain import Checkpoint, parse_checkpoint
-from collectors.layout import Layout
-from collectors.reviewer_rows import RowClass
+from collectors.lifeos.layout import Layout
+from collectors.lifeos.reviewer_rows import RowClass
 from tests.health_support import copy_demo, jsonl, obs
 
 TS = "2026-11-29T11:00:00Z"

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import time
 
-from collectors.reviewer_rows import RowClass
+from collectors.lifeos.reviewer_rows import RowClass
 from cortex.core.timestamps import iso_from_ms, now_ms
 from tests.review_support import (
     POLL_DEADLINE_S, chat, hook, program, row_class, runs, state, wait_for_runs, write_config, write_transcript,

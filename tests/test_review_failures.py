@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from collectors.reviewer_rows import RowClass
+from collectors.lifeos.reviewer_rows import RowClass
 from cortex.review.failurecause import stderr_line
 from cortex.review.reviewconfig import DEFAULTS
 from cortex.reviewrows import COMMAND_NOT_FOUND

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from collectors.reviewer_rows import RowClass
+from collectors.lifeos.reviewer_rows import RowClass
 from cortex.review.cadence import Cadence, record_turn
 from cortex.layout import Layout
 from cortex.core.timestamps import parse_timestamp_ms

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from collectors.reviewer_rows import RowClass, carries_eat_cap
+from collectors.lifeos.reviewer_rows import RowClass, carries_eat_cap
 from cortex.reviewrows import SUCCESS_KEYS
 from tests.review_support import chat, program, review, row_class, run_dir, runs, state, write_config, write_transcript
 from tests.write_support import all_bytes_under, run_in_process, tree  # noqa: F401 - fixture

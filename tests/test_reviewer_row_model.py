@@ -1,7 +1,7 @@
 """The reviewer-runs.jsonl row model is shared: what the reviewer writes is what the auditor accepts."""
 import pytest
 
-from collectors.reviewer_rows import RowClass, classify
+from collectors.lifeos.reviewer_rows import RowClass, classify
 from cortex.reviewrows import FailureRow, SkipRow, SuccessRow
 
 TS, RUN = "2026-10-01T10:00:01.000Z", "2026-10-01T10-00-00-000Z"

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import namedtuple
 from importlib import import_module
 
-from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
+from collectors.lifeos import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                         memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
                         reviewer_lifecycle, search_cache)
-from collectors import corpus, hook_failures, hook_latency, hot_content, reviewer_config
+from collectors.lifeos import corpus, hook_failures, hook_latency, hot_content, reviewer_config
 from collectors.runner import Collector
 from health.judge.catalogue import Check
 from health.judge.catalogue import dense_context as dense_context_entries
@@ -147,7 +147,7 @@ def probe_row(budget_ms: int | None = None) -> CheckRow:
     """The synthetic probe (--probe, `cortex-health probe`), within budget_ms (probe_timeout_ms); its collector and
     rule modules load only when it runs, never on the plain audit's path."""
     def collect(layout):
-        from collectors.probe.collect import collect as probe
+        from collectors.lifeos.probe.collect import collect as probe
         from thresholds.defaults import BY_NAME
 
         return probe(layout, int(budget_ms if budget_ms is not None else BY_NAME["probe_timeout_ms"].default))

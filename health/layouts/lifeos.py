@@ -1,6 +1,6 @@
 """Application: the LifeOS layout's spec (ROOT/LIFEOS/MEMORY: hooks, reviewer, hot memory). Listed in health.layouts.LAYOUTS.
 
-Its collectors are the collectors/ modules its check list names, its check list health.judge.checks.CHECKS, its
+Its collectors are collectors/lifeos/, its check list health.judge.checks.CHECKS, its
 thresholds thresholds/defaults.py (the rows without a layout of their own).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ NAME = "lifeos"
 
 
 def nearby_hint(root: str) -> str:
-    from collectors.memory_root import nearby_tree
+    from collectors.lifeos.memory_root import nearby_tree
 
     nearby = nearby_tree(root)
     return f"; a LifeOS tree is at {nearby}: use --root {nearby}" if nearby else ""
@@ -24,7 +24,7 @@ def detect(root: str) -> Detection:
 
 
 def for_root(root: str, options, environ, now_ms: int | None):
-    from collectors.layout import Layout
+    from collectors.lifeos.layout import Layout
 
     return Layout.for_root(root, options.index_manifest, environ)._replace(now_ms=now_ms)
 

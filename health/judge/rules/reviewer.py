@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.reviewer import ReviewerEvidence
-from collectors.reviewer_rows import RowClass
+from collectors.lifeos.reviewer import ReviewerEvidence
+from collectors.lifeos.reviewer_rows import RowClass
 from cortex.reviewrows import COMMAND_NOT_FOUND
 from health.judge.catalogue.reviewer import (FAILING_RUNS, REVIEWER_COMMAND_MISSING, REVIEWER_EAT_CAP,
                                        REVIEWER_EVIDENCE_INVALID, REVIEWER_EVIDENCE_MISSING, REVIEWER_FAILING,

@@ -75,17 +75,3 @@ class DenseLayout(namedtuple("DenseLayout", "root context health_log now_ms tree
     @property
     def manifest(self) -> str:
         return self.policy
-
-
-def detect(root: str) -> tuple[str | None, str]:
-    """('lifeos' | 'dense-context' | None, what was found): the auto-detection of --layout."""
-    root = os.path.abspath(os.path.expanduser(root))
-    dense = os.path.isfile(os.path.join(context_of(root), "AGENTS.md"))
-    lifeos = os.path.isdir(os.path.join(root, "LIFEOS"))
-    if dense and lifeos:
-        return None, f"{root} holds both LIFEOS/ and {os.path.relpath(context_of(root), root)}/AGENTS.md"
-    if dense:
-        return "dense-context", "context/AGENTS.md"
-    if lifeos:
-        return "lifeos", "LIFEOS/"
-    return None, f"{root} holds neither LIFEOS/ nor context/AGENTS.md (nor is it a context/ folder with AGENTS.md)"

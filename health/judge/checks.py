@@ -3,12 +3,11 @@
 Each row names one collector (what it measures), the rule that judges its evidence and
 the catalogue entries (meaning, causes, fix) of the ids that rule emits. Adding a check
 is its collector module, its catalogue module with its problems, its rule module and one row
-in its layout's list here (CHECKS: LifeOS; DENSE_CONTEXT; each layout's spec in health.layouts
-names its list). The
-run's own inputs are judged first (INPUTS); ids about collector errors, publication and
-the gate come last (health.judge.catalogue.run.OUTCOMES). The Dense Context rows (one line each in
-_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them;
-so does the probe's row (PROBE), which runs only when asked for (--probe, `cortex-health probe`).
+in its layout's list here (CHECKS: LifeOS; DENSE_CONTEXT: Dense Context; the layout's spec in
+health.layouts names its list). The run's own inputs are judged first (INPUTS); ids about
+collector errors, publication and the gate come last (health.judge.catalogue.run.OUTCOMES).
+The Dense Context rows (one line each in _DC_ROWS) import their collector and rule modules on
+first use, so a LifeOS audit never loads them; so does the probe's row (PROBE), which runs only when asked for (--probe, `cortex-health probe`).
 Their shared tree scan is their layout's prepare step (health.layouts.dense_context), not an import.
 """
 from __future__ import annotations
@@ -17,8 +16,8 @@ from collections import namedtuple
 from importlib import import_module
 
 from collectors.lifeos import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
-                        memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
-                        reviewer_lifecycle, search_cache)
+                               memory_root, observability, proposals, retrieval, review_cadence, review_state,
+                               reviewer, reviewer_lifecycle, search_cache)
 from collectors.lifeos import corpus, hook_failures, hook_latency, hot_content, reviewer_config
 from collectors.runner import Collector
 from health.judge.catalogue import Check

@@ -7,8 +7,9 @@ in its layout's list here (CHECKS: LifeOS; DENSE_CONTEXT: Dense Context; the lay
 health.layouts names its list). The run's own inputs are judged first (INPUTS); ids about
 collector errors, publication and the gate come last (health.judge.catalogue.run.OUTCOMES).
 The Dense Context rows (one line each in _DC_ROWS) import their collector and rule modules on
-first use, so a LifeOS audit never loads them; so does the probe's row (PROBE), which runs only when asked for (--probe, `cortex-health probe`).
-Their shared tree scan is their layout's prepare step (health.layouts.dense_context), not an import.
+first use, so a LifeOS audit never loads them; so does the probe's row (PROBE), which runs
+only when asked for (--probe, `cortex-health probe`). Their shared tree scan is their layout's
+prepare step (health.layouts.dense_context), not an import.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ For each --rows size, builds a chained memory-health.jsonl (copies of a real pub
 report of the demo tree, one minute apart, each with its correct chain link) and its
 checkpoint in a temporary tree, then prints (median over --repeat):
   * `cortex-health history --verify` wall time (a child process; the whole log is hashed);
-  * the audit's own chain check (collectors.health_history, in-process), which verifies
+  * the audit's own chain check (collectors.lifeos.health_history, in-process), which verifies
     from the checkpoint and must not grow with the log;
   * the first page a fresh `cortex-health serve` answers (`/` right after it printed its port:
     the window of 500 lines parsed for the first time, and the chain judged as the audit does);
@@ -82,8 +82,8 @@ def verify_once(root: Path) -> None:
 
 
 def incremental_once(root: Path) -> None:
-    from collectors.health_history import collect
-    from collectors.layout import Layout
+    from collectors.lifeos.health_history import collect
+    from collectors.lifeos.layout import Layout
 
     evidence = collect(Layout.for_root(str(root)))
     if evidence.broken_kind or evidence.mode != "incremental":

@@ -52,9 +52,9 @@ def old_reader(path: str) -> int:
 def new_reader(path: str) -> int:
     """A first read through the collector's own aggregate, as the audit does it."""
     from collectors.readers.cursors import scan_log
-    from collectors.proposals import PendingCount
-    from collectors.retrieval import LatestRetrieval
-    from collectors.reviewer import NewestRows
+    from collectors.lifeos.proposals import PendingCount
+    from collectors.lifeos.retrieval import LatestRetrieval
+    from collectors.lifeos.reviewer import NewestRows
 
     aggregate = {PARSED[0]: NewestRows, PARSED[1]: LatestRetrieval, PARSED[2]: PendingCount}[os.path.basename(path)]
     scan, _ = scan_log(path, aggregate, anchor=None, cursors=None)

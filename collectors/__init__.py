@@ -1,4 +1,4 @@
-"""Collect stage: one module per evidence source, each named by one row of the check list (health.judge.checks).
+"""Collect stage: one package per memory layout (lifeos/, dense_context/), one module per evidence source, each named by one row of the check list (health.judge.checks); beside them the readers they share.
 
 Collectors only measure. They return frozen evidence (what was read, from where, and in
 which state) and never decide a severity. Stdlib only.

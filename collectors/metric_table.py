@@ -11,7 +11,7 @@ an audit, which has already loaded these collectors, and the dashboard).
 """
 from __future__ import annotations
 
-from collectors import health_history, hook_latency, hot_memory, observability, proposals, retrieval, reviewer
+from collectors.lifeos import health_history, hook_latency, hot_memory, observability, proposals, retrieval, reviewer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

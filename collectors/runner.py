@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Sequence
 
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 from collectors.evidence import CollectorFailure, CollectorSkipped
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations

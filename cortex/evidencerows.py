@@ -1,4 +1,4 @@
-"""Evidence rows (stdlib only): strict row models of O/ logs; used by cortex.hot.retrieval, collectors.retrieval and collectors.proposals.
+"""Evidence rows (stdlib only): strict row models of O/ logs; used by cortex.hot.retrieval, collectors.lifeos.retrieval and collectors.lifeos.proposals.
 
 The memory-retrievals.jsonl row: the hook that writes it and the auditor that reads it
 share this shape, so they cannot drift apart: exactly ts, query_hash, returned_count,

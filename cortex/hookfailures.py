@@ -5,7 +5,7 @@
 besides their line on stderr, append one row shaped by cortex.hookrows: what failed, its error
 code, a short privacy-stripped reason and the file, line and field at fault when the error knows
 them (cortex.errors.CortexError.at). The auditor compares each hook's newest failure with its
-newest heartbeat (collectors.hook_failures).
+newest heartbeat (collectors.lifeos.hook_failures).
 
 The append is the evidence logs' own: cortex.core.durable.append_line (one O_APPEND write of a
 whole line, fsync) under the log's `<log>.lock` (cortex.write.locks, waiting at most

@@ -1,4 +1,4 @@
-"""Evidence rows (stdlib only): the O/hook-failures.jsonl row model; used by cortex.hookfailures and collectors.hook_failures.
+"""Evidence rows (stdlib only): the O/hook-failures.jsonl row model; used by cortex.hookfailures and collectors.lifeos.hook_failures.
 
 A hook (`cortex hot render`, `cortex recall`, `cortex review fire`, `cortex-health gate`) never
 blocks the agent, so when it cannot do its job it still exits as always; it leaves one row here

@@ -2,7 +2,7 @@
 
 M is the memory root (`--memory-root`), LIFEOS its parent, ROOT the parent of LIFEOS and
 O = M/OBSERVABILITY. The writers leave their evidence under these names and the auditor
-(collectors.layout, collectors.readers.paths) reads it under the same names, so they are a public
+(collectors.lifeos.layout, collectors.readers.paths) reads it under the same names, so they are a public
 contract: change one here and both sides move together. Needs nothing but `os` (the status
 line imports it), hence a plain class instead of a dataclass.
 """

@@ -17,7 +17,8 @@ from typing import Any, TextIO
 from health.commands.base import Call, Command, UsageError
 from health.judge.catalogue import Check, Match
 from health.judge.catalogue.find import checks, known_ids, lookup
-from health.judge.checks import LAYOUTS, names
+from health.judge.checks import names
+from health.layouts import named
 from reports.hints import fixed_limit_text
 from reports.units import threshold_value
 from thresholds.defaults import BY_NAME
@@ -127,7 +128,7 @@ def rows(selected: Sequence[str] | None, thresholds: EffectiveThresholds,
     for check in checks():
         if selected is not None and check.collector is not None and check.collector not in selected:
             continue
-        if layout is not None and check.collector is not None and check.collector not in names(LAYOUTS[layout]):
+        if layout is not None and check.collector is not None and check.collector not in names(named(layout).checks()):
             continue
         for finding_id, severity, limit_names in ids_of(check):
             limits = [_limit(thresholds.get(name)) for name in limit_names]
@@ -149,7 +150,8 @@ def list_checks(options: Any, output: Any, environ: Mapping[str, str], stdout: T
     from health.inputs import resolve_thresholds
 
     layout = getattr(options, "layout", None)
-    listed = rows(options.selected, resolve_thresholds(options, environ, layout), layout)
+    limits = resolve_thresholds(options, environ, None if layout is None else named(layout).thresholds)
+    listed = rows(options.selected, limits, layout)
     if output.format_given and output.format == "json":
         stdout.write(json.dumps(listed, separators=(",", ":")) + "\n")
         return 0

@@ -59,8 +59,8 @@ class FixCommand(Command):
         return parser
 
     def run(self, args, call: Call) -> int:
-        from collectors.layout import Layout, resolve_root
-        from collectors.locks import collect
+        from collectors.lifeos.layout import Layout, resolve_root
+        from collectors.lifeos.locks import collect
         from thresholds.clock import resolve_clock
 
         stdout, stderr = call.stdout, call.stderr

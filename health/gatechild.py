@@ -65,7 +65,7 @@ def _child(argv: list[str], environ: Mapping[str, str], read_end: int, write_end
         if environ is not os.environ:
             os.environ.clear()
             os.environ.update(environ)
-        from collectors.heartbeats import RUNNING_HOOK_ENV
+        from collectors.lifeos.heartbeats import RUNNING_HOOK_ENV
 
         os.environ[RUNNING_HOOK_ENV] = "gate"  # the audit judges the gate's heartbeat as now: it is the gate running
         from health.cli import run

@@ -34,7 +34,7 @@ def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapse
     from health.judge.catalogue.run import HEALTH_CHECK_DEADLINE_EXCEEDED
     from health.judge.evaluate import outcome
     from health.inputs import resolve_inputs, resolve_layout, resolve_thresholds
-    from health.layouts import LayoutError
+    from health.layouts import LayoutError, lifeos
     from health.judge.model import Assessment
     from health.run import Audit, publish
     from thresholds.clock import resolve_clock
@@ -46,7 +46,7 @@ def overrun(options: Options, environ: Mapping[str, str], timeout: float, elapse
         inputs = resolve_inputs(options, environ)
         layout, clock, thresholds = inputs.layout, inputs.clock, inputs.thresholds
     except LayoutError:
-        layout, thresholds = resolve_layout(options, environ), resolve_thresholds(options, environ, "lifeos")
+        layout, thresholds = resolve_layout(options, environ), resolve_thresholds(options, environ, lifeos.SPEC.thresholds)
         clock = resolve_clock(options.now, environ)
     audit = Audit(layout, clock, thresholds, {}, Assessment((outcome(finding),)), elapsed_ms)
     return publish(audit, options).document()  # the same shape as a child's printed report

@@ -13,23 +13,27 @@ import os
 from collections import namedtuple
 from collections.abc import Mapping
 
-from collectors.layout import Layout, resolve_root
+from collectors.lifeos.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
-from health.judge.checks import LAYOUTS, CheckRow, probe_row
-from health.layouts import LayoutError, choose
+from health.judge.checks import CheckRow, probe_row
+from health.layouts import LAYOUTS, LayoutError, LayoutSpec, choose, lifeos
 from thresholds.clock import Clock, resolve_clock
 from thresholds.sources import EffectiveThresholds, resolve
 
 
-class Inputs(namedtuple("Inputs", "layout layout_name clock thresholds checks")):
+class Inputs(namedtuple("Inputs", "layout spec clock thresholds checks")):
     """What one audit takes.
 
-    layout: collectors.layout.Layout, or DenseLayout for the Dense Context layout; layout_name: str (lifeos |
-    dense-context); clock: Clock; thresholds: EffectiveThresholds; checks: tuple[CheckRow, ...] (the chosen
-    layout's check list, or the one a test passed).
+    layout: the chosen layout's value for ROOT (collectors.lifeos.layout.Layout, DenseLayout...); spec: LayoutSpec (the
+    chosen layout, health.layouts); clock: Clock; thresholds: EffectiveThresholds; checks: tuple[CheckRow, ...]
+    (the chosen layout's check list, or the one a test passed).
     """
 
     __slots__ = ()
+
+    @property
+    def layout_name(self) -> str:
+        return self.spec.name
 
 
 def root_of(options, environ: Mapping[str, str]) -> str:
@@ -38,8 +42,8 @@ def root_of(options, environ: Mapping[str, str]) -> str:
 
 
 def resolve_layout(options, environ: Mapping[str, str]) -> Layout:
-    """The LifeOS paths of ROOT (pure path arithmetic: nothing is read)."""
-    return Layout.for_root(root_of(options, environ), options.index_manifest, environ)
+    """The LifeOS paths of ROOT (pure path arithmetic: nothing is read), for what publishes when no layout is told."""
+    return Layout.for_root(root_of(options, environ), options.index_manifest, environ)._replace(name=lifeos.NAME)
 
 
 def resolve_thresholds(options, environ: Mapping[str, str], layout_name: str | None) -> EffectiveThresholds:
@@ -49,23 +53,18 @@ def resolve_thresholds(options, environ: Mapping[str, str], layout_name: str | N
 def resolve_inputs(options, environ: Mapping[str, str], checks: tuple[CheckRow, ...] | None = None) -> Inputs:
     """Everything an audit takes; health.layouts.LayoutError when the layout cannot be told."""
     clock = resolve_clock(options.now, environ)
-    name = "lifeos" if checks is not None else choose(getattr(options, "layout", None), root_of(options, environ))
-    if name == "dense-context":
-        from collectors.dense_context.layout import DenseLayout
-
-        layout = DenseLayout.for_root(root_of(options, environ), clock.now_ms)
-    else:
-        layout = resolve_layout(options, environ)
-    layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root))
-    if name == "lifeos":
-        layout = layout._replace(now_ms=clock.now_ms)
-    thresholds = resolve_thresholds(options, environ, name)
-    chosen = LAYOUTS[name] if checks is None else checks
+    root = root_of(options, environ)
+    # a test's own check list audits the default layout
+    spec: LayoutSpec = LAYOUTS[0] if checks is not None else choose(getattr(options, "layout", None), root)
+    layout = spec.for_root(root, options, environ, clock.now_ms)
+    layout = layout._replace(cursors=cache_dir(environ, "audit", layout.root), name=spec.name)
+    thresholds = resolve_thresholds(options, environ, spec.thresholds)
+    chosen = spec.checks() if checks is None else checks
     if probe_wanted(options):
-        if name != "lifeos":
-            raise LayoutError("usage: the probe runs the hooks of a LifeOS install (--layout lifeos)")
+        if spec is not lifeos.SPEC:  # the probe is LifeOS's: it runs the hooks that install registers
+            raise LayoutError(f"usage: the probe runs the hooks of a LifeOS install (--layout {lifeos.NAME})")
         chosen = chosen + (probe_row(int(thresholds["probe_timeout_ms"])),)
-    return Inputs(layout, name, clock, thresholds, chosen)
+    return Inputs(layout, spec, clock, thresholds, chosen)
 
 
 def probe_wanted(options) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from health.commands import listing
 from health.commands.base import UsageError
-from health.layouts import LAYOUTS
+from health.layouts import NAMES as LAYOUT_NAMES
 from health.parser import Parser, closest
 from health.runoptions import Options
 
@@ -75,7 +75,7 @@ def add_check_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--prometheus-textfile", metavar="PATH.prom",
                         help="also write the Prometheus metrics atomically here, for node_exporter's textfile "
                         "collector (also CORTEX_HEALTH_PROMETHEUS_TEXTFILE)")
-    parser.add_argument("--layout", choices=LAYOUTS,
+    parser.add_argument("--layout", choices=LAYOUT_NAMES,
                         help="the memory layout to audit (default: CORTEX_HEALTH_LAYOUT, else auto-detect: "
                         "LIFEOS/ or context/AGENTS.md)")
     parser.add_argument("--index-manifest", help="index manifest path (default: CORTEX_INDEX_MANIFEST, "
@@ -156,8 +156,8 @@ def options_from(args: argparse.Namespace, environ: Mapping[str, str], checks: t
         raise UsageError(f"--prometheus-textfile must end in .prom (node_exporter reads only *.prom), got {textfile!r}")
     report_path = args.report_path if args.report_path is not None else environ.get("CORTEX_HEALTH_REPORT_PATH") or None
     layout = args.layout or environ.get("CORTEX_HEALTH_LAYOUT", "").strip() or None
-    if layout not in (None, *LAYOUTS):
-        raise UsageError(f"CORTEX_HEALTH_LAYOUT must be one of {', '.join(LAYOUTS)}, got {layout!r}")
+    if layout not in (None, *LAYOUT_NAMES):
+        raise UsageError(f"CORTEX_HEALTH_LAYOUT must be one of {', '.join(LAYOUT_NAMES)}, got {layout!r}")
     manifest = args.index_manifest or environ.get("CORTEX_INDEX_MANIFEST") or None
     return Options(
         root=args.root, now=args.now, config=args.config, thresholds=tuple(args.threshold),

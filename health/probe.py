@@ -1,7 +1,7 @@
 """Command: `cortex-health probe [check flags]`, the synthetic probe alone. Called by health.cli.
 
 Runs the registered hooks exactly as the agent would, and a governed write and a review with
-a stub inference command, in a throw-away copy of the install (collectors.probe), and prints
+a stub inference command, in a throw-away copy of the install (collectors.lifeos.probe), and prints
 the probe's findings in the chosen format: exit 0 ok, 1 warn (a slow step), 2 critical (a
 failed step), 3 when it cannot run. It writes nothing into the audited tree (no line in
 memory-health.jsonl; --report-path and --prometheus-textfile still write where they are told).

@@ -20,7 +20,7 @@ import stat
 from collections.abc import Callable
 
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 from cortex.core.durable import append_line as durable_append
 from cortex.core.durable import replace_file
 from cortex.errors import CortexError

@@ -73,6 +73,7 @@ def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, 
     selected = None if options.selected is None else frozenset(options.selected)
     if selected is not None and not selected & set(names(checks)):
         raise AuditError(f"usage: --only/--skip leave no {inputs.layout_name} collector to run", root)
+    layout = inputs.spec.prepare(layout)  # the layout's shared step (Dense Context's one tree scan), then its collectors
     evidence = collect_all(layout, collectors(checks), selected)
     assessment = evaluate(evidence, thresholds, clock, rules(checks))
     return Audit(layout, clock, thresholds, evidence, assessment, (time.monotonic() - started) * 1000)

@@ -74,7 +74,7 @@ class ServeCommand(Command):
             stderr.write(f"cortex-health serve: refusing to listen on {args.host!r}: the dashboard binds only "
                          f"127.0.0.1 or ::1 (loopback)\n")
             return 3
-        from collectors.layout import Layout
+        from collectors.lifeos.layout import Layout
         from health.dashboard.handler import make_handler
 
         root = resolve_root(args.root, environ)

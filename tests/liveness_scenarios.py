@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from collectors.install import HOOK_FILES, TOOL_FILES
+from collectors.lifeos.install import HOOK_FILES, TOOL_FILES
 from cortex.core.timestamps import iso_from_ms
 from tests.health_support import NOW_MS, hot, memory, obs
 from tests.health.test_liveness_install import lifeos_native, transcript

@@ -114,7 +114,7 @@ class InProcessServer:
     def __init__(self, root: Path, window: int = 500):
         import threading
 
-        from collectors.layout import Layout
+        from collectors.lifeos.layout import Layout
         from health.dashboard.handler import make_handler
         from health.serve import LoopbackServer
 

@@ -11,7 +11,7 @@ from tests import health_scenarios as scenarios
 from tests.health_support import NOW_MS, copy_demo, obs
 from tests.tamper_support import Built, audit_report, audited, cache_env, cortex_data, memos_of
 
-# -- the reviewer-config verdict memo (collectors.reviewer_config): the whole audit report ------------------------
+# -- the reviewer-config verdict memo (collectors.lifeos.reviewer_config): the whole audit report ------------------------
 
 
 def build_config(folder: Path, variant: int) -> Built:
@@ -23,7 +23,7 @@ def build_config(folder: Path, variant: int) -> Built:
 
 
 def config_verdicts(built: Built) -> dict[str, Path]:
-    from collectors.reviewer_config import FORMAT
+    from collectors.lifeos.reviewer_config import FORMAT
 
     return memos_of(built, ".verdict", FORMAT, lambda memo: "verdict")
 
@@ -35,7 +35,7 @@ def say_valid(path: Path) -> None:
     path.write_text(json.dumps(memo))
 
 
-# -- the clean-corpus-load memo (collectors.corpus): the whole audit report ---------------------------------------
+# -- the clean-corpus-load memo (collectors.lifeos.corpus): the whole audit report ---------------------------------------
 
 
 def build_corpus(folder: Path, variant: int) -> Built:
@@ -51,7 +51,7 @@ def build_corpus(folder: Path, variant: int) -> Built:
 
 
 def corpus_verdicts(built: Built) -> dict[str, Path]:
-    from collectors.corpus import FORMAT
+    from collectors.lifeos.corpus import FORMAT
 
     return memos_of(built, ".verdict", FORMAT, lambda memo: "corpus")
 
@@ -63,7 +63,7 @@ def count_more(path: Path) -> None:
     path.write_text(json.dumps(memo))
 
 
-# -- the hot-content memo (collectors.hot_content_memo): the whole audit report -----------------------------------
+# -- the hot-content memo (collectors.lifeos.hot_content_memo): the whole audit report -----------------------------------
 
 
 def build_hot_content(folder: Path, variant: int) -> Built:
@@ -76,14 +76,14 @@ def build_hot_content(folder: Path, variant: int) -> Built:
 
 
 def content_memos(built: Built) -> dict[str, Path]:
-    from collectors.hot_content_memo import FORMAT
+    from collectors.lifeos.hot_content_memo import FORMAT
 
     return memos_of(built, ".content", FORMAT, lambda memo: Path(memo["file"]).name)
 
 
 def one_more_of_each(path: Path) -> None:
     """Every kind's total one higher (still a valid memo for the same text)."""
-    from collectors.hot_content_memo import KINDS as FLAGS
+    from collectors.lifeos.hot_content_memo import KINDS as FLAGS
 
     memo = json.loads(path.read_bytes())
     for flag in FLAGS:

@@ -15,7 +15,7 @@ from collections import Counter, namedtuple
 
 from collectors.dense_context.index_drift import table_for
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import ANALYSES, Project, analysed
+from collectors.dense_context.tree import Project, analysed
 from collectors.readers.jsonl import MAX_REPORTED_LINES
 from collectors.readers.cursors import scan_log
 from collectors.readers.text import clip
@@ -134,9 +134,6 @@ def project_access(layout: DenseLayout, project: Project) -> ProjectAccess | Non
     if project.atoms or os.path.lexists(os.path.join(project.path, "_meta", "access-log.jsonl")):
         return read_log(layout, project)
     return None
-
-
-ANALYSES["dc_access_log"] = project_access
 
 
 def collect(layout: DenseLayout) -> AccessEvidence:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter, namedtuple
 
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Atom, Project, analysed, scan
+from collectors.dense_context.tree import MAX_LISTED, Atom, Project, analysed, scanned_tree
 from collectors.readers.text import clip
 from collectors.evidence import EvidenceStatus
 
@@ -92,9 +92,6 @@ def project_problems(layout: DenseLayout, project: Project) -> tuple[list[AtomPr
     return listed, totals
 
 
-ANALYSES["dc_atoms"] = project_problems
-
-
 def collect(layout: DenseLayout) -> AtomsEvidence:
     totals = dict.fromkeys(KINDS, 0)
     listed: list[AtomProblem] = []
@@ -109,5 +106,5 @@ def collect(layout: DenseLayout) -> AtomsEvidence:
                 listed.append(problem)
         for kind, n in counts.items():
             totals[kind] += n
-    status = EvidenceStatus.UNREADABLE if scan(layout).unreadable else EvidenceStatus.OK
+    status = EvidenceStatus.UNREADABLE if scanned_tree(layout).unreadable else EvidenceStatus.OK
     return AtomsEvidence(status, count, projects, tuple(listed), totals)

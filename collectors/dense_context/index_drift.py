@@ -16,7 +16,7 @@ import re
 from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import ANALYSES, MAX_LISTED, Project, analysed, regular_file, scan
+from collectors.dense_context.tree import MAX_LISTED, Project, analysed, regular_file, scanned_tree
 from collectors.readers.fsprobe import describe_os_error
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
@@ -123,9 +123,6 @@ def project_drift(layout: DenseLayout, project: Project) -> list[FolderDrift | N
     return [compare(project, folder, layout) for folder in project.folders]
 
 
-ANALYSES["dc_index"] = project_drift
-
-
 def collect(layout: DenseLayout) -> IndexEvidence:
     drift: list[FolderDrift] = []
     compared = total = 0
@@ -136,5 +133,5 @@ def collect(layout: DenseLayout) -> IndexEvidence:
                 total += 1
                 if total <= MAX_LISTED:
                     drift.append(found)
-    status = EvidenceStatus.UNREADABLE if scan(layout).unreadable else EvidenceStatus.OK
+    status = EvidenceStatus.UNREADABLE if scanned_tree(layout).unreadable else EvidenceStatus.OK
     return IndexEvidence(status, compared, compared - total, tuple(drift), total)

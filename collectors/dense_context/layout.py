@@ -1,4 +1,4 @@
-"""Collect stage (Dense Context): where a Dense Context tree keeps things. Built by health.layouts, read by its collectors.
+"""Collect stage (Dense Context): where a Dense Context tree keeps things. Built by health.layouts.dense_context, read by its collectors.
 
 BASE is the Cortex home (`~/.cortex`), CONTEXT = BASE/context. The audited ROOT may be either.
 The auditor never writes under CONTEXT: its health log is BASE/logs/cortex-health.jsonl (the
@@ -22,21 +22,18 @@ def context_of(root: str) -> str:
     return inside
 
 
-class DenseLayout(namedtuple("DenseLayout", "root context health_log now_ms cache cursors",
-                             defaults=(None, None, None))):
+class DenseLayout(namedtuple("DenseLayout", "root context health_log now_ms tree cursors name",
+                             defaults=(None, None, None, None))):
     """Where a Dense Context tree keeps things.
 
     root, context, health_log: str; now_ms: int | None (the audit's clock: atom ages, stale and
-    cold, are measured against it); cache: dict (one tree scan per run, shared by _replace'd
-    copies); cursors: str | None (as Layout.cursors). Nothing compares or hashes layouts.
+    cold, are measured against it); tree: the shared scan (collectors.dense_context.tree.Tree, or
+    the exception it raised), kept here by the layout's prepare step (collectors.dense_context.shared_scan)
+    before the collectors run, None until then; cursors, name: str | None (as Layout's).
+    Nothing compares or hashes layouts.
     """
 
     __slots__ = ()
-
-    def __new__(cls, root: str, context: str, health_log: str, now_ms: int | None = None,
-                cache: dict | None = None, cursors: str | None = None) -> "DenseLayout":
-        # a fresh cache per layout, never a shared mutable default
-        return super().__new__(cls, root, context, health_log, now_ms, {} if cache is None else cache, cursors)
 
     @classmethod
     def for_root(cls, root: str, now_ms: int | None = None) -> "DenseLayout":
@@ -78,17 +75,3 @@ class DenseLayout(namedtuple("DenseLayout", "root context health_log now_ms cach
     @property
     def manifest(self) -> str:
         return self.policy
-
-
-def detect(root: str) -> tuple[str | None, str]:
-    """('lifeos' | 'dense-context' | None, what was found): the auto-detection of --layout."""
-    root = os.path.abspath(os.path.expanduser(root))
-    dense = os.path.isfile(os.path.join(context_of(root), "AGENTS.md"))
-    lifeos = os.path.isdir(os.path.join(root, "LIFEOS"))
-    if dense and lifeos:
-        return None, f"{root} holds both LIFEOS/ and {os.path.relpath(context_of(root), root)}/AGENTS.md"
-    if dense:
-        return "dense-context", "context/AGENTS.md"
-    if lifeos:
-        return "lifeos", "LIFEOS/"
-    return None, f"{root} holds neither LIFEOS/ nor context/AGENTS.md (nor is it a context/ folder with AGENTS.md)"

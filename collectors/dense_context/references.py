@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import ANALYSES, ATOM_ID, MAX_LISTED, REF_FIELDS, Atom, Project, analysed, scan
+from collectors.dense_context.tree import ATOM_ID, MAX_LISTED, REF_FIELDS, Atom, Project, analysed, scanned_tree
 from collectors.evidence import EvidenceStatus
 
 FAILED = ("invalidated", "superseded", "deprecated")
@@ -93,9 +93,6 @@ def project_references(layout: DenseLayout, project: Project) -> tuple:
     return count, dangling, full, partial, totals
 
 
-ANALYSES["dc_references"] = project_references
-
-
 def collect(layout: DenseLayout) -> ReferencesEvidence:
     count, lists, totals = 0, ([], [], []), [0, 0, 0]
     for _, (refs, *found, counts) in analysed(layout, "dc_references"):
@@ -103,6 +100,6 @@ def collect(layout: DenseLayout) -> ReferencesEvidence:
         for kept, more in zip(lists, found):
             kept.extend(more[:max(0, MAX_LISTED - len(kept))])
         totals = [a + b for a, b in zip(totals, counts)]
-    status = EvidenceStatus.UNREADABLE if scan(layout).unreadable else EvidenceStatus.OK
+    status = EvidenceStatus.UNREADABLE if scanned_tree(layout).unreadable else EvidenceStatus.OK
     return ReferencesEvidence(status, count, tuple(lists[0]), totals[0], tuple(lists[1]), totals[1], tuple(lists[2]),
                               totals[2])

@@ -8,7 +8,7 @@ import os
 from collections import namedtuple
 
 from collectors.dense_context.layout import DenseLayout
-from collectors.dense_context.tree import regular_file, scan
+from collectors.dense_context.tree import regular_file, scanned_tree
 from collectors.evidence import EvidenceStatus
 
 PROJECT_FILES = ("AGENTS.md", "mission.md", "STATUS.md")
@@ -30,7 +30,7 @@ def collect(layout: DenseLayout) -> StructureEvidence:
     problem = regular_file(os.path.join(layout.context, "AGENTS.md"))
     if not os.path.isdir(layout.context):
         return StructureEvidence(EvidenceStatus.MISSING, layout.context, "AGENTS.md", "context folder missing", 0)
-    tree = scan(layout)
+    tree = scanned_tree(layout)
     missing = []
     for project in tree.projects:
         for name in PROJECT_FILES:

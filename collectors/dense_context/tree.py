@@ -1,7 +1,8 @@
 """Collect stage (Dense Context): one bounded pass over every project and atom, shared by the collectors.
 
-Called by the dc_* collectors through `scan(layout)`, which caches the result on the layout
-so a run walks and parses the tree once. An atom is any `.md` file in a project's
+Run once per audit by the layout's prepare step (collectors.dense_context.shared_scan), which
+keeps the result on the layout value; the dc_* collectors read it there (`scanned_tree`,
+`analysed`), so a run walks and parses the tree once. An atom is any `.md` file in a project's
 experiments/, knowledge/ or patterns/ folder except index.md and names starting with `_` or
 `.` (what the upstream generator reads). Only what the checks need is kept per atom. A
 symlinked folder inside CONTEXT (projects/, a project, an atom folder) is reported as a folder
@@ -13,7 +14,7 @@ import os
 import re
 import stat
 from collections import namedtuple
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -77,29 +78,38 @@ class Tree(namedtuple("Tree", "projects unreadable", defaults=((),))):
     __slots__ = ()
 
 
-# Per-project analyses, registered by the dc_* collector modules. The scan runs them on each
-# project while its atoms are in memory, then drops the atoms: memory holds one project's
-# atoms plus bounded per-project results, whatever the size of the tree.
-ANALYSES: dict[str, Callable[[DenseLayout, Project], object]] = {}
+# Per-project analyses, (collector name, analysis): collectors.dense_context.shared_scan lists them. The
+# scan runs them on each project while its atoms are in memory, then drops the atoms: memory holds one
+# project's atoms plus bounded per-project results, whatever the size of the tree.
+Analyses = Sequence[tuple[str, Callable[[DenseLayout, Project], object]]]
+
+
+def scanned_tree(layout: DenseLayout) -> Tree:
+    """The run's shared scan, kept on the layout; the exception it raised raises here, in each collector reading it."""
+    if layout.tree is None:
+        raise RuntimeError("the Dense Context tree was not scanned before its collectors ran")
+    if isinstance(layout.tree, Exception):
+        raise layout.tree
+    return layout.tree
 
 
 def analysed(layout: DenseLayout, name: str) -> Iterator[tuple[Project, object]]:
     """(project, the result of analysis `name` for it); an analysis that raised raises here, in its collector."""
-    for project in scan(layout).projects:
+    for project in scanned_tree(layout).projects:
         result = project.results[name]
         if isinstance(result, Exception):
             raise result
         yield project, result
 
 
-def analyse(layout: DenseLayout, project: Project) -> Project:
+def analyse(layout: DenseLayout, project: Project, analyses: Analyses) -> Project:
     results = {}
-    for name, analysis in ANALYSES.items():
+    for name, analysis in analyses:
         try:
             results[name] = analysis(layout, project)
         except Exception as error:  # noqa: BLE001 - it becomes that collector's failure, not everyone's
             results[name] = error
-    return project._replace(atoms=(), atom_count=len(project.atoms), results=results)
+    return project._replace(atoms=(), atom_count=len(project.atoms), results=MappingProxyType(results))
 
 
 KEPT = frozenset(["id", "date", "project", "summary", "tags", "status", *REF_FIELDS])
@@ -189,22 +199,15 @@ def scan_project(layout: DenseLayout, name: str, path: str, unreadable: list[str
     return Project(name, path, tuple(atoms), tuple(folders), unlisted=tuple(unlisted))
 
 
-def scan(layout: DenseLayout) -> Tree:
-    """Every project under CONTEXT/projects with its atoms; cached on the layout for the run."""
-    cached = layout.cache.get("tree")
-    if cached is None:
-        cached = layout.cache["tree"] = _scan(layout)
-    return cached
-
-
-def _scan(layout: DenseLayout) -> Tree:
+def scan(layout: DenseLayout, analyses: Analyses) -> Tree:
+    """Every project under CONTEXT/projects with what each analysis found in its atoms."""
     unreadable: list[str] = []
     entries = list_dir(layout.projects)
     if isinstance(entries, str):
         return Tree((), (f"projects: {entries}",))
     unreadable.extend(f"projects/{entry.name}: is a symlink (not followed)" for entry in entries
                       if not entry.name.startswith(".") and entry.is_symlink())
-    projects = [analyse(layout, scan_project(layout, entry.name, entry.path, unreadable))
+    projects = [analyse(layout, scan_project(layout, entry.name, entry.path, unreadable), analyses)
                 for entry in entries if not entry.name.startswith(".") and is_dir(entry)]
     return Tree(tuple(projects), tuple(unreadable))
 

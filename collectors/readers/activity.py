@@ -1,4 +1,4 @@
-"""Collect stage helper: what the agent actually did, the user turns in its transcripts. Used by collectors.heartbeats.
+"""Collect stage helper: what the agent actually did, the user turns in its transcripts. Used by collectors.lifeos.heartbeats.
 
 The transcript folder is `transcript_dir` of LIFEOS/USER/CONFIG/memory-review.json when set,
 else ROOT/projects (ROOT is the agent's config folder). The scan is bounded: the newest
@@ -62,7 +62,7 @@ def user_turn_ms(line: bytes) -> int | None:
 
 
 def collect_activity(root: str, config: dict, environ) -> AgentActivity:
-    """`config` is the reviewer's memory-review.json (collectors.layout.Layout.review_config)."""
+    """`config` is the reviewer's memory-review.json (collectors.lifeos.layout.Layout.review_config)."""
     folder = transcript_folder(root, config, environ)
     if not os.path.isdir(folder):
         status = EvidenceStatus.MISSING if not os.path.lexists(folder) else EvidenceStatus.UNREADABLE

@@ -1,4 +1,4 @@
-"""Collect stage: an exporter's log cursors, staged until delivery. Used by reports.otlp.live for collectors.memory_operations.
+"""Collect stage: an exporter's log cursors, staged until delivery. Used by reports.otlp.live for collectors.lifeos.memory_operations.
 
 The audit's cursors (collectors.readers.cursors) move on as soon as a log is read; an exporter's
 must move only once what was read has been delivered, or a failed POST would lose those
@@ -14,7 +14,7 @@ import os
 
 from collectors.readers.jsonl import MAX_LINE_BYTES
 from collectors.readers.memos import MAX_CURSOR_BYTES, cursor_path
-from collectors.memory_operations import SOURCES, Operations
+from collectors.lifeos.memory_operations import SOURCES, Operations
 
 
 class Staging:

@@ -1,6 +1,6 @@
 """Collect stage (and the status line): where a LifeOS ROOT keeps things, as plain paths.
 
-Used by collectors.layout (the full Layout) and by health.statusline, which must stay
+Used by collectors.lifeos.layout (the full Layout) and by health.statusline, which must stay
 cheap to import: this module and cortex.layout, whose names it reuses, need nothing but
 `os`. ROOT is a LifeOS config directory; M = ROOT/LIFEOS/MEMORY, O = M/OBSERVABILITY.
 """

@@ -1,4 +1,4 @@
-"""Collect stage: the class of each reviewer-runs.jsonl row. Used by collectors.reviewer.
+"""Collect stage: the class of each reviewer-runs.jsonl row. Used by collectors.lifeos.reviewer.
 
 The row shapes themselves are the writer's own model (cortex.reviewrows). Classifying a
 row against them is measurement (what the row *is*); the evaluator alone decides what that costs.

@@ -1,4 +1,4 @@
-"""Collect stage helper: the agent's settings files (ROOT/settings.json, ROOT/settings.system.json). Used by collectors.install and collectors.heartbeats.
+"""Collect stage helper: the agent's settings files (ROOT/settings.json, ROOT/settings.system.json). Used by collectors.lifeos.install and collectors.lifeos.heartbeats.
 
 settings.json is what Claude Code actually reads (the truth); settings.system.json states the
 intent of a LifeOS install. Both are read bounded and without blocking; a symlinked file is

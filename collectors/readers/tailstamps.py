@@ -1,4 +1,4 @@
-"""Collect stage: the instants of a log's last lines, remembered by line digest beside the log cursors. Used by collectors.heartbeats.
+"""Collect stage: the instants of a log's last lines, remembered by line digest beside the log cursors. Used by collectors.lifeos.heartbeats.
 
 A heartbeat is the newest `ts` among a log's last rows, read from the end on every audit.
 For memory-health.jsonl that is up to 1 MiB of whole reports, about 0.17 ms a row to decode

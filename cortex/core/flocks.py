@@ -1,6 +1,6 @@
 """Shared helper: an exclusive flock taken without waiting, and a bounded wait for one to be let go. Used by
 cortex.searchcache.builder (one builder per cache), health.gatedetach (one detached gate check per tree) and
-collectors.probe.verdicts (the probe waits for the gate's detached check).
+collectors.lifeos.probe.verdicts (the probe waits for the gate's detached check).
 
 The file is opened only to be locked, never read: a directory with O_DIRECTORY, a lock file with O_CREAT.
 """

@@ -4,7 +4,7 @@ Verify re-reads every canonical file, builds the entry the loader would store, a
 it with the stored one field by field (decoded, not byte by byte: marshal output may differ
 for equal values). A trusted entry that differs is removed and reported: the cache was wrong
 and is never believed again; the verdict is kept in the cache's meta rows for `status` and
-for the auditor (collectors/search_cache.py).
+for the auditor (collectors/lifeos/search_cache.py).
 """
 from __future__ import annotations
 

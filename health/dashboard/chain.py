@@ -1,7 +1,7 @@
 """Dashboard stage: the history chain's state on the pages, judged by the audit's own check. Called by
 health.dashboard.handler for each page.
 
-The audit's collector (collectors.health_history: the checkpoint, checked against the line it
+The audit's collector (collectors.lifeos.health_history: the checkpoint, checked against the line it
 points at, then only the lines after it) and its rule (health.judge.rules.health_history) judge the
 chain, so the page says what a fresh audit would say. While the checkpoint matches its line
 that costs the lines appended since it, whatever the size of the log. When the audit has to
@@ -20,10 +20,10 @@ import threading
 import time
 from typing import Any
 
-from collectors import health_history
+from collectors.lifeos import health_history
 from collectors.evidence import EvidenceStatus
 from collectors.healthlog.chain import checkpoint_path
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 from cortex.core.safeio import open_regular
 from health.judge.rules import Context
 from health.judge.rules.health_history import judge

@@ -16,7 +16,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 
 from health.dashboard import pages
 from health.dashboard.chain import ChainStatus

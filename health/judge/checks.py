@@ -2,21 +2,24 @@
 
 Each row names one collector (what it measures), the rule that judges its evidence and
 the catalogue entries (meaning, causes, fix) of the ids that rule emits. Adding a check
-is its collector module, its rule module, its catalogue module and one row here. The
-run's own inputs are judged first (INPUTS); ids about collector errors, publication and
-the gate come last (health.judge.catalogue.run.OUTCOMES). The Dense Context rows (one line each in
-_DC_ROWS) import their collector and rule modules on first use, so a LifeOS audit never loads them;
-so does the probe's row (PROBE), which runs only when asked for (--probe, `cortex-health probe`).
+is its collector module, its catalogue module with its problems, its rule module and one row
+in its layout's list here (CHECKS: LifeOS; DENSE_CONTEXT: Dense Context; the layout's spec in
+health.layouts names its list). The run's own inputs are judged first (INPUTS); ids about
+collector errors, publication and the gate come last (health.judge.catalogue.run.OUTCOMES).
+The Dense Context rows (one line each in _DC_ROWS) import their collector and rule modules on
+first use, so a LifeOS audit never loads them; so does the probe's row (PROBE), which runs
+only when asked for (--probe, `cortex-health probe`). Their shared tree scan is their layout's
+prepare step (health.layouts.dense_context), not an import.
 """
 from __future__ import annotations
 
 from collections import namedtuple
 from importlib import import_module
 
-from collectors import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
-                        memory_root, observability, proposals, retrieval, review_cadence, review_state, reviewer,
-                        reviewer_lifecycle, search_cache)
-from collectors import corpus, hook_failures, hook_latency, hot_content, reviewer_config
+from collectors.lifeos import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
+                               memory_root, observability, proposals, retrieval, review_cadence, review_state,
+                               reviewer, reviewer_lifecycle, search_cache)
+from collectors.lifeos import corpus, hook_failures, hook_latency, hot_content, reviewer_config
 from collectors.runner import Collector
 from health.judge.catalogue import Check
 from health.judge.catalogue import dense_context as dense_context_entries
@@ -127,43 +130,30 @@ _DC_ROWS = (("dc_structure", "structure"), ("dc_caps", "caps"), ("dc_atoms", "at
             ("dc_index", "index_drift"), ("dc_access_log", "access_log"), ("dc_decisions", "decisions"))
 
 
-def _dc_module(package: str, module: str):
-    if package == "collectors":  # every collector before the first runs: each registers its per-project
-        for _, name in _DC_ROWS:  # analysis (collectors.dense_context.tree.ANALYSES) for the one shared scan
-            import_module(f"collectors.dense_context.{name}")
-    return import_module(f"{package}.dense_context.{module}")
-
-
-def _dc_lazy(package: str, module: str, function: str):
-    """`collect` or `judge` of a Dense Context module, imported on first call: a LifeOS audit never loads them."""
+def _lazy(module: str, function: str):
+    """`function` of `module`, imported on first call: a layout not audited (and the probe) never loads its modules."""
     def call(*args):
-        return getattr(_dc_module(package, module), function)(*args)
+        return getattr(import_module(module), function)(*args)
     return call
 
 
 # The Dense Context layout's list (--layout dense-context): it never runs on a LifeOS tree, nor CHECKS on it.
 DENSE_CONTEXT: tuple[CheckRow, ...] = tuple(
-    row(name, _dc_lazy("collectors", module, "collect"), _dc_lazy("health.judge.rules", module, "judge"), _dc_entries(name))
+    row(name, _lazy(f"collectors.dense_context.{module}", "collect"),
+        _lazy(f"health.judge.rules.dense_context.{module}", "judge"), _dc_entries(name))
     for name, module in _DC_ROWS)
-
-def _probe_judge(evidence, context):
-    from health.judge.rules.probe import judge
-
-    return judge(evidence, context)
-
 
 def probe_row(budget_ms: int | None = None) -> CheckRow:
     """The synthetic probe (--probe, `cortex-health probe`), within budget_ms (probe_timeout_ms); its collector and
     rule modules load only when it runs, never on the plain audit's path."""
     def collect(layout):
-        from collectors.probe.collect import collect as probe
+        from collectors.lifeos.probe.collect import collect as probe
         from thresholds.defaults import BY_NAME
 
         return probe(layout, int(budget_ms if budget_ms is not None else BY_NAME["probe_timeout_ms"].default))
-    return row("probe", collect, _probe_judge, probe_entries.CHECKS)
+    return row("probe", collect, _lazy("health.judge.rules.probe", "judge"), probe_entries.CHECKS)
 
 
-LAYOUTS: dict[str, tuple[CheckRow, ...]] = {"lifeos": CHECKS, "dense-context": DENSE_CONTEXT}
 PROBE = (probe_row(),)  # added to the LifeOS list when the probe is asked for (health.inputs)
 EVERY_LAYOUT = CHECKS + DENSE_CONTEXT + PROBE  # what --only/--skip, explain and --list-checks know
 

@@ -49,16 +49,16 @@ class LiveBodies:
 
 def live_bodies(report: Report, layout: Any, environ: Mapping[str, str], destination: str,
                 limit: int | None = None) -> LiveBodies:
-    """The run's requests; `layout` is the audited tree's (None when the auditor could not run)."""
+    """The run's requests; `layout` is the audited tree's (None when the auditor could not run), its `name` the
+    layout's as the run chose it."""
     observability = getattr(layout, "observability", None)
-    layout_name = None if layout is None else ("lifeos" if observability else "dense-context")
     root = report.root or getattr(layout, "root", None)
-    resource, problem = resource_attributes(environ, root, layout_name)
+    resource, problem = resource_attributes(environ, root, getattr(layout, "name", None))
     notes = [problem] if problem else []
     metrics, traces, staging = gauges(report), None, None
     if observability and report.now_ms is not None:
         from collectors.readers.exportcursors import Staging
-        from collectors.memory_operations import MAX_OPERATIONS, operations_since
+        from collectors.lifeos.memory_operations import MAX_OPERATIONS, operations_since
         from cortex.core.cachedir import cache_dir
         from reports.otlp.spans import traces_request
 

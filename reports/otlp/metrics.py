@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from collectors.memory_operations import DurationPoint
+    from collectors.lifeos.memory_operations import DurationPoint
 
 UNITS = {"seconds": "s", "bytes": "By", "count": "{count}", "severity": "{severity}", "sequence": "{sequence}"}
 CUMULATIVE = 2  # AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE

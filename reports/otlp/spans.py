@@ -1,6 +1,6 @@
 """Report stage: the OTLP ExportTraceServiceRequest of memory operations. Used by reports.otlp.live.
 
-One span per operation row (collectors.memory_operations), following the GenAI semantic
+One span per operation row (collectors.lifeos.memory_operations), following the GenAI semantic
 conventions for memory operations: named by `gen_ai.operation.name` (search_memory,
 create_memory, update_memory, and the custom review_memory and fire_review), kind INTERNAL
 (the memory system runs on this host, beside the agent), start and end from the row,
@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from collectors.memory_operations import Operation
+    from collectors.lifeos.memory_operations import Operation
 
 INTERNAL = 1  # Span.SpanKind.SPAN_KIND_INTERNAL
 STATUS_ERROR = 2  # Status.StatusCode.STATUS_CODE_ERROR

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 from collectors.runner import Collector, collect_all
 from health.judge import checks
 from thresholds.clock import resolve_clock
@@ -22,7 +22,7 @@ from tests.health_support import DEMO, NOW, REPO, clean_env, copy_demo
 
 FAST_PATH = """
 import os, sys, json
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 from collectors.runner import collect_all
 from health.judge.checks import collectors, rules
 from thresholds.clock import resolve_clock

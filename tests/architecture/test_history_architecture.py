@@ -14,7 +14,7 @@ MODULES = [
     "collectors/healthlog/__init__.py", "collectors/healthlog/format.py", "collectors/healthlog/read.py",
     "collectors/healthlog/runs.py",
     "health/serve.py", "health/dashboard/__init__.py", "health/dashboard/data.py", "health/dashboard/handler.py",
-    "health/dashboard/pages.py", "health/dashboard/svg.py", "collectors/health_history.py",
+    "health/dashboard/pages.py", "health/dashboard/svg.py", "collectors/lifeos/health_history.py",
     "health/judge/rules/health_history.py", "health/judge/catalogue/health_history.py", "bench/bench_history.py",
 ]
 CALLER_WORDS = ("Called by", "Used by", "Started by", "Benchmark", "Part of the catalogue", "Called through")

@@ -35,9 +35,9 @@ ALLOWED = {
     # sqlite opens a database by name, never through our fd: both callers first open or probe it and its
     # side files (-wal, -shm, -journal) as safeio does (no symlink, non-blocking, regular files only)
     ("cortex/searchcache/store.py", "Store._open_checked"): "creates or opens the cache it owns, probed, then sqlite",
-    ("collectors/search_cache.py", "_query"): "sqlite reads the database collect() probed as evidence",
+    ("collectors/lifeos/search_cache.py", "_query"): "sqlite reads the database collect() probed as evidence",
     ("cortex/write/locks.py", "_write_new"): "creates the lock file",
-    ("collectors/probe/sandbox.py", "_write"): "creates a file of the probe's throw-away copy (O_EXCL, no symlink)",
+    ("collectors/lifeos/probe/sandbox.py", "_write"): "creates a file of the probe's throw-away copy (O_EXCL, no symlink)",
     ("cortex/benchmark/output.py", "write_new_report"): "creates the result file and writes it",
     ("reports/schema.py", "write_schema"): "writes the generated JSON Schema",
     ("reports/formats/github.py", "append_summary"): "appends to $GITHUB_STEP_SUMMARY",

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from collectors import reviewer
+from collectors.lifeos import reviewer
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine, as_json
 from collectors.healthlog.chain import Checkpoint, parse_checkpoint
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 from collectors.readers.reviewer_rows import RowClass
 from tests.health_support import copy_demo, jsonl, obs
 

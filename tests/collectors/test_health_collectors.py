@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import tracemalloc
 
-from collectors import hot_memory, reviewer
-from collectors.layout import Layout
+from collectors.lifeos import hot_memory, reviewer
+from collectors.lifeos.layout import Layout
 from health.judge.model import EvidenceStatus
 from tests import health_scenarios as s
 from tests.health_support import HOUR_MS, NOW_MS, copy_demo, hot, jsonl, obs, run_cli

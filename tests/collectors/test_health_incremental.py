@@ -14,8 +14,8 @@ import sys
 
 import pytest
 
-from collectors import proposals, retrieval, reviewer
-from collectors.layout import Layout
+from collectors.lifeos import proposals, retrieval, reviewer
+from collectors.lifeos.layout import Layout
 from collectors.readers.cursors import checked_ranges
 from health.run import Options, audit
 from tests import health_scenarios as scenarios, liveness_scenarios as live

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from collectors.readers.jsonl import MAX_REPORTED_LINES, scan_jsonl
 from collectors.readers.cursors import scan_log
-from collectors.proposals import PendingCount
-from collectors.retrieval import LatestRetrieval
-from collectors.reviewer import NewestRows
-from collectors.reviewer_lifecycle import TerminalRunIds
+from collectors.lifeos.proposals import PendingCount
+from collectors.lifeos.retrieval import LatestRetrieval
+from collectors.lifeos.reviewer import NewestRows
+from collectors.lifeos.reviewer_lifecycle import TerminalRunIds
 from collectors.readers.text import clip
 from cortex.core.safeio import iter_lines
 from cortex.core.strictjson import parse_object

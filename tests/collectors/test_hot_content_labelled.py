@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from collectors.hot_duplicates import duplicates
-from collectors.hot_entry_text import split_entry
-from collectors.hot_ephemera import dates, ephemeral
-from collectors.hot_patterns import imperative, injection
+from collectors.lifeos.hot_duplicates import duplicates
+from collectors.lifeos.hot_entry_text import split_entry
+from collectors.lifeos.hot_ephemera import dates, ephemeral
+from collectors.lifeos.hot_patterns import imperative, injection
 from health.judge.rules.hot_content import soon_date
 from tests.health_support import NOW_MS
 

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from collectors.hot_content import collect
-from collectors.layout import Layout
+from collectors.lifeos.hot_content import collect
+from collectors.lifeos.layout import Layout
 from tests import hot_content_scenarios as hc
 from tests.health_support import REPO, clean_env, copy_demo
 
@@ -68,8 +68,8 @@ def test_an_edited_file_is_judged_again(flagged, tmp_path):
 def test_a_remembered_file_loads_no_detector(flagged, tmp_path):
     code = ("import sys; from health.cli import run; "
             f"run(['--root', {str(flagged)!r}, '--now', '2026-11-29T12:00:00Z', '--no-write', '--json']); "
-            "print(sorted(m for m in sys.modules if m in ('collectors.hot_patterns', 'collectors.hot_ephemera', "
-            "'collectors.hot_duplicates')), file=sys.stderr)")
+            "print(sorted(m for m in sys.modules if m in ('collectors.lifeos.hot_patterns', 'collectors.lifeos.hot_ephemera', "
+            "'collectors.lifeos.hot_duplicates')), file=sys.stderr)")
     env = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
     first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
     second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=REPO,

@@ -1,4 +1,4 @@
-"""Memory operations from the hook logs (collectors.memory_operations) and the exporter's staged cursors
+"""Memory operations from the hook logs (collectors.lifeos.memory_operations) and the exporter's staged cursors
 (collectors.readers.exportcursors): what a row becomes, what never leaves it, and when the position moves."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from collectors.readers.exportcursors import Staging
-from collectors.memory_operations import BOUNDS_S, OTHER, fire, operations_since, recall, review, write
+from collectors.lifeos.memory_operations import BOUNDS_S, OTHER, fire, operations_since, recall, review, write
 from tests.health_support import jsonl
 
 RECALL = {"ts": "2026-11-29T10:00:00.000Z", "query_hash": "ab12", "returned_count": 3, "duration_ms": 12.5}

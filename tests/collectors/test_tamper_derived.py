@@ -117,7 +117,7 @@ def chain_answer(built: Built) -> dict:
             "verified": (verified["head_seq"], verified["lines"])}
 
 
-# -- the replay marker of a reviewer run folder (collectors.dispatch_failures): the whole audit report -----------
+# -- the replay marker of a reviewer run folder (collectors.lifeos.dispatch_failures): the whole audit report -----------
 
 
 def build_replayed(folder: Path, variant: int) -> Built:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from collectors.retrieval import row_problem
+from collectors.lifeos.retrieval import row_problem
 from cortex.commands import _HOT_PATH, commands_for, registry
 from tests.cortex_helpers import md
 from tests.review_support import hook

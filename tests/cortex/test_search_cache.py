@@ -247,8 +247,8 @@ def test_files_without_an_entry_are_ranked_as_uncached_and_stored_after_the_answ
 
 def test_the_auditor_and_cache_status_count_the_same_files(tree, tmp_path):
     """One definition of the cache's size (cortex.searchcache.location.cache_bytes) for both."""
-    from collectors import search_cache
-    from collectors.layout import Layout
+    from collectors.lifeos import search_cache
+    from collectors.lifeos.layout import Layout
     from cortex.searchcache.location import cache_bytes
 
     environ = env(tmp_path)

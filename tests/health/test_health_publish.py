@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from collectors.layout import Layout
+from collectors.lifeos.layout import Layout
 from health.publish import destination_problem, write_atomically
 from tests import health_scenarios as s
 from tests.health_support import NOW, REPO, clean_env, copy_demo, hot, memory, obs, run_cli

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from collectors.hook_latency import percentile, row_sample
+from collectors.lifeos.hook_latency import percentile, row_sample
 from tests.health_support import DAY_MS, NOW, NOW_MS, clean_env, copy_demo, obs, run_cli, wait_for_gate
 from tests.latency_scenarios import recall_rows
 from tests.ops_support import tool

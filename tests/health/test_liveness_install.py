@@ -5,7 +5,7 @@ import json
 import os
 from pathlib import Path
 
-from collectors.install import HOOK_FILES, TOOL_FILES
+from collectors.lifeos.install import HOOK_FILES, TOOL_FILES
 from tests.health_support import NOW, NOW_MS, clean_env, copy_demo, memory, obs, run_cli
 
 MINUTE_MS = 60_000
@@ -284,8 +284,8 @@ def test_every_format_renders_the_new_ids(tmp_path):
 
 
 def test_install_and_heartbeats_judge_one_reading_of_settings_per_audit(tmp_path):
-    from collectors import heartbeats, install
-    from collectors.layout import Layout
+    from collectors.lifeos import heartbeats, install
+    from collectors.lifeos.layout import Layout
 
     root = copy_demo(tmp_path)
     layout = Layout.for_root(str(root), environ=clean_env())

@@ -174,8 +174,8 @@ def test_failed_dispatch_items_are_kept_flagged_and_replayed(tmp_path):
 
 
 def test_every_collector_of_one_audit_judges_one_reading_of_memory_review_json(tmp_path):
-    from collectors import review_cadence, reviewer_lifecycle
-    from collectors.layout import Layout
+    from collectors.lifeos import review_cadence, reviewer_lifecycle
+    from collectors.lifeos.layout import Layout
 
     root = copy_demo(tmp_path)
     config = root / "LIFEOS" / "USER" / "CONFIG" / "memory-review.json"
@@ -194,8 +194,8 @@ def test_every_collector_of_one_audit_judges_one_reading_of_memory_review_json(t
 def test_a_replay_marker_is_believed_only_beside_the_items_it_replayed(tmp_path):
     import hashlib
 
-    from collectors import dispatch_failures
-    from collectors.layout import Layout
+    from collectors.lifeos import dispatch_failures
+    from collectors.lifeos.layout import Layout
 
     root = copy_demo(tmp_path)
     run = obs(root) / "reviewer-runs" / "2026-11-29T10-00-00-000Z"

@@ -296,7 +296,7 @@ def test_a_dense_context_tree_exports_its_audit_and_no_spans(tmp_path):
 def test_the_plain_audit_never_loads_the_exporter(tree, tmp_path):
     probe = ("import sys, io; from health.cli import run; run(sys.argv[1:], stdout=io.StringIO()); "
              "print(sorted(m for m in sys.modules if m.startswith(('health.otel', 'reports.otlp', "
-             "'collectors.memory_operations', 'http.client', 'ssl'))))")
+             "'collectors.lifeos.memory_operations', 'http.client', 'ssl'))))")
     argv = ["--root", str(tree), "--now", NOW, "--no-write", "--json"]
     done = subprocess.run([os.sys.executable, "-c", probe, *argv], capture_output=True, text=True, cwd=REPO,
                           env=environ(tmp_path), timeout=120)

@@ -254,7 +254,7 @@ def test_the_root_is_redirected_in_command_lines_also_through_a_symlink(tmp_path
 
 
 def test_a_stop_while_a_hook_is_being_started_waits_until_the_hook_is_known(tmp_path):
-    from collectors.probe import runner
+    from collectors.lifeos.probe import runner
 
     runner.SPAWNING.update(now=True, deferred=None)
     try:

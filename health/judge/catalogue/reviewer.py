@@ -2,7 +2,7 @@
 from health.judge.catalogue import CRITICAL, WARN, Check, Ok, Problem, checks_of
 
 LOG = "O/reviewer-runs.jsonl"
-FAILING_RUNS = 3  # of the last collectors.reviewer.HISTORY terminal rows: health.judge.rules.reviewer warns at this many
+FAILING_RUNS = 3  # of the last collectors.lifeos.reviewer.HISTORY terminal rows: health.judge.rules.reviewer warns at this many
 
 REVIEWER_LATEST_RUN = Check("reviewer:latest-run", "the latest reviewer run succeeded (or was a valid skip) recently")
 REVIEWER_FRESH = Ok("reviewer-fresh", REVIEWER_LATEST_RUN)

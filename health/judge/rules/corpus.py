@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from collectors.corpus import CorpusEvidence
+from collectors.lifeos.corpus import CorpusEvidence
 from health.judge.catalogue.corpus import CORPUS_INTEGRITY_ERROR, CORPUS_LOADS
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.dispatch_failures import DispatchFailuresEvidence
+from collectors.lifeos.dispatch_failures import DispatchFailuresEvidence
 from health.judge.catalogue.dispatch_failures import REVIEWER_DISPATCH_FAILED, REVIEWER_DISPATCH_NONE_KEPT
 from health.judge.model import Finding
 from health.judge.rules import Context

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.health_history import HealthHistoryEvidence
+from collectors.lifeos.health_history import HealthHistoryEvidence
 from health.judge.catalogue.health_history import HEALTH_HISTORY_INTACT, HEALTH_HISTORY_TAMPERED, HEALTH_HISTORY_UNCHAINED
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.readers.activity import MAX_TURNS
-from collectors.heartbeats import HeartbeatEvidence, HookBeat
+from collectors.lifeos.heartbeats import HeartbeatEvidence, HookBeat
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.heartbeats import (AGENT_ACTIVE, AGENT_ACTIVITY_UNREADABLE, AGENT_IDLE, DELTA_SURFACE_ALIVE,
                                          DELTA_SURFACE_CHECK_ERROR, DELTA_SURFACE_DEAD, DELTA_SURFACE_NO_WRITES,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.hook_failures import HookFailureEvidence, HookRecord
+from collectors.lifeos.hook_failures import HookFailureEvidence, HookRecord
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.hook_failures import HOOK_FAILING, HOOK_FAILURES_LOG_INVALID, HOOK_FAILURES_NONE, HOOK_RECOVERED
 from health.judge.model import EvidenceStatus, Finding

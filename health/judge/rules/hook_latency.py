@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.hook_latency import HookLatency, HookLatencyEvidence
+from collectors.lifeos.hook_latency import HookLatency, HookLatencyEvidence
 from health.judge.catalogue.hook_latency import HOOK_LATENCY_NO_ROWS, HOOK_LATENCY_OK, HOOK_SLOW
 from health.judge.findings import human_ms
 from health.judge.model import Finding

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.hot_content import HotContentEvidence, HotContentFile
+from collectors.lifeos.hot_content import HotContentEvidence, HotContentFile
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
 from health.judge.catalogue import Ok, Problem
 from health.judge.catalogue.hot_content import (HOT_CAP_HEADROOM, HOT_CAP_PRESSURE, HOT_ENTRIES_DECLARATIVE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.hot_memory import HotFile, HotMemoryEvidence
+from collectors.lifeos.hot_memory import HotFile, HotMemoryEvidence
 from health.judge.catalogue.hot_memory import (CAP_OK, CAP_PRESSURE, ENTRIES_VALID, HOT_ENTRIES_UNPARSED, MARKERS_CORRUPT,
                                          MARKERS_OK, MARKERS_UNREADABLE, MEMORY_MISSING, MEMORY_PRESENT,
                                          PENDING_SILENT_LOSS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.index import ABSENT, INVALID, MISMATCH, NO_INDEX, IndexEvidence
+from collectors.lifeos.index import ABSENT, INVALID, MISMATCH, NO_INDEX, IndexEvidence
 from health.judge.catalogue.index import (INDEX_EVIDENCE_MISSING, INDEX_FRESH, INDEX_FRESHNESS_INVALID,
                                     INDEX_INTEGRITY_MISMATCH, INDEX_MANIFEST_INVALID, INDEX_NO_INDEX_V1, INDEX_STALE,
                                     INDEX_VERIFIED)

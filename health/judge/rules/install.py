@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.install import CORTEX_NATIVE, LIFEOS_NATIVE, UNDETERMINED, InstallEvidence
+from collectors.lifeos.install import CORTEX_NATIVE, LIFEOS_NATIVE, UNDETERMINED, InstallEvidence
 from health.judge.catalogue.install import (HOOK_COMMAND_MISSING, HOOK_COMMAND_RESOLVED, HOOK_FILE_MISSING,
                                       HOOK_FILE_PRESENT, INSTALL_CORTEX_NATIVE, INSTALL_LIFEOS_NATIVE,
                                       SETTINGS_HOOK_ABSENT, SETTINGS_HOOK_MISSING, SETTINGS_HOOK_PRESENT,

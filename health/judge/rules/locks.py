@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.locks import LockHolder, LocksEvidence
+from collectors.lifeos.locks import LockHolder, LocksEvidence
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.locks import (LOCKS_FREE, LOCK_CONTENTION, LOCK_CONTENTION_OK, LOCK_HELD, LOCK_HELD_LONG,
                                     LOCK_STALE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.observability import ObservabilityEvidence
+from collectors.lifeos.observability import ObservabilityEvidence
 from health.judge.catalogue.observability import (OBSERVABILITY_AGE_EXCEEDED, OBSERVABILITY_AGE_OK,
                                             OBSERVABILITY_BYTES_EXCEEDED, OBSERVABILITY_BYTES_OK,
                                             OBSERVABILITY_EVIDENCE_INCOMPLETE, OBSERVABILITY_EVIDENCE_MISSING,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.probe.collect import ProbeEvidence, ProbeStep
+from collectors.lifeos.probe.collect import ProbeEvidence, ProbeStep
 from health.judge.catalogue.probe import (PROBE_CLEANED, PROBE_COMPLETE, PROBE_FAILED, PROBE_INCOMPLETE, PROBE_NOT_CLEANED,
                                     PROBE_PASSED, PROBE_SLOW)
 from health.judge.findings import human_ms

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.proposals import ProposalEvidence
+from collectors.lifeos.proposals import ProposalEvidence
 from health.judge.catalogue.proposals import (PROPOSAL_BACKLOG_HIGH, PROPOSAL_BACKLOG_OK, PROPOSAL_EVIDENCE_MALFORMED,
                                         PROPOSAL_EVIDENCE_MISSING, PROPOSAL_EVIDENCE_OK)
 from health.judge.findings import line_list, malformed_detail

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.retrieval import RetrievalEvidence
+from collectors.lifeos.retrieval import RetrievalEvidence
 from health.judge.catalogue.retrieval import (RETRIEVAL_EVIDENCE_MALFORMED, RETRIEVAL_FRESH, RETRIEVAL_FUTURE,
                                         RETRIEVAL_MISSING, RETRIEVAL_STALE)
 from health.judge.findings import human_ms, line_list, malformed_detail

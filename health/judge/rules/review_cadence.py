@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.review_cadence import ReviewCadenceEvidence
+from collectors.lifeos.review_cadence import ReviewCadenceEvidence
 from collectors.readers.reviewer_rows import RowClass
 from health.judge.catalogue.review_cadence import (REVIEWER_ALL_SKIPS, REVIEWER_NOT_ALL_SKIPS, REVIEW_BACKLOG,
                                              REVIEW_BACKLOG_OK)

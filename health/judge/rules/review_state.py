@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.review_state import ReviewStateEvidence
+from collectors.lifeos.review_state import ReviewStateEvidence
 from health.judge.catalogue.review_state import (REVIEW_FRESH, REVIEW_FUTURE, REVIEW_STALE, STATE_CORRUPT, STATE_MISSING,
                                            STATE_READABLE)
 from health.judge.findings import human_ms

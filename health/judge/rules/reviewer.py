@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.reviewer import ReviewerEvidence
+from collectors.lifeos.reviewer import ReviewerEvidence
 from collectors.readers.reviewer_rows import RowClass
 from cortex.reviewrows import COMMAND_NOT_FOUND
 from health.judge.catalogue.reviewer import (FAILING_RUNS, REVIEWER_COMMAND_MISSING, REVIEWER_EAT_CAP,

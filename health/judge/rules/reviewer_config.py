@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.reviewer_config import ReviewerConfigEvidence
+from collectors.lifeos.reviewer_config import ReviewerConfigEvidence
 from health.judge.catalogue.reviewer_config import REVIEWER_CONFIG_INVALID, REVIEWER_CONFIG_VALID
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.reviewer_lifecycle import LifecycleEvidence, Start
+from collectors.lifeos.reviewer_lifecycle import LifecycleEvidence, Start
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.reviewer_lifecycle import (REVIEWER_INTERRUPTED, REVIEWER_INTERRUPTED_REPEATEDLY,
                                                  REVIEWER_NEVER_STARTED, REVIEWER_RUNS_COMPLETE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from collectors.search_cache import SearchCacheEvidence
+from collectors.lifeos.search_cache import SearchCacheEvidence
 from health.judge.catalogue.search_cache import (SEARCH_CACHE_ABSENT, SEARCH_CACHE_OFF, SEARCH_CACHE_PRESENT,
                                            SEARCH_CACHE_UNREADABLE, SEARCH_CACHE_VERIFY_FAILED)
 from health.judge.model import Finding

@@ -1,0 +1,54 @@
+"""Collect stage helper: one hot-memory entry taken apart for the content detectors (collectors.lifeos.hot_patterns, hot_ephemera, hot_duplicates).
+
+An entry is `PREFIX: body ~tag` (seed 002 §2.3-2.4). The detectors read the body without its
+provenance tag, and show an entry with its invisible characters spelt out, so a report never
+carries a bidi override or a Unicode tag character that would hide or reorder what it says.
+Stdlib only.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import namedtuple
+
+from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
+
+SHOWN_CHARS = 160
+_TAG = re.compile(r"\s*(?:" + "|".join(re.escape(tag) for tag in PROVENANCE_TAGS) + r")\s*$")
+_SPACES = re.compile(r"\s+")
+_INVISIBLE = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
+
+
+class Entry(namedtuple("Entry", "line text prefix body")):
+    """line: int, 1-based line of the file; text: str, the trimmed entry; prefix: str (NAME, ROLE, ...); body: str,
+    what follows `PREFIX: `, its provenance tag removed.
+    """
+
+    __slots__ = ()
+
+
+def split_entry(line: int, text: str) -> Entry:
+    length = prefix_length(text)
+    prefix = text[:length - 2] if length else ""  # the word before ": "
+    body = text[length:]
+    return Entry(line, text, prefix, _TAG.sub("", body).strip())
+
+
+def folded(text: str) -> str:
+    """NFKC, case-folded, whitespace collapsed, trailing punctuation dropped: how two entries are compared."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip().rstrip(" .。!！;；,，")
+
+
+def shown(text: str, limit: int = SHOWN_CHARS) -> str:
+    """The entry as a report may show it: control, format and unassigned characters as \\uXXXX, cut to `limit`."""
+    if text.isprintable():  # no control, format or unassigned character: the common case
+        return text if len(text) <= limit else text[:limit] + "…"
+    out = []
+    for char in text:
+        if unicodedata.category(char) in _INVISIBLE:
+            code = ord(char)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(char)
+    visible = "".join(out)
+    return visible if len(visible) <= limit else visible[:limit] + "…"

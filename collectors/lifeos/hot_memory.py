@@ -1,0 +1,106 @@
+"""Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
+
+Called through the check list (health.judge.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
+this module only reads each file safely and keeps counts plus a bounded list of the
+entries the next curation write would silently drop, and of the lines of the entry block that
+are not entries at all (hand edits: their line and the rule they break, never their text).
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+from collectors.readers.fsprobe import probe_file
+from collectors.lifeos.layout import Layout
+from collectors.readers.text import clip
+from cortex.hot.hotinput import hot_text
+from cortex.hot.hotmemory import check_markers, read_diagnostics
+from cortex.core.safeio import UnsafeFile, read_bounded
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from collectors.metric import Metric, graphable, json_object
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    from collectors.metric import Limit
+
+MAX_HOT_BYTES = 1 << 20
+MAX_DROPPED_LISTED = 10
+
+
+class Markers(namedtuple("Markers", "begins ends inverted ok")):
+    """begins: int; ends: int; inverted: bool; ok: bool."""
+
+    __slots__ = ()
+
+
+class DroppedEntry(namedtuple("DroppedEntry", "entry reason")):
+    """entry: str; reason: str."""
+
+    __slots__ = ()
+
+
+class HotFile(namedtuple(
+        "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total unparsed "
+        "unparsed_total", defaults=(None, None, None, None, (), 0, (), 0))):
+    """label: str; file: FileState; markers: Markers | None; valid_entries: int | None; cap_entries: int | None;
+    chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int; unparsed: tuple[MalformedLine,
+    ...], the first lines of the entry block that are not entries (line, and the rule broken as reason);
+    unparsed_total: int.
+    """
+
+    __slots__ = ()
+
+
+class HotMemoryEvidence(namedtuple("HotMemoryEvidence", "status files")):
+    """status: EvidenceStatus; files: tuple[HotFile, ...]."""
+
+    __slots__ = ()
+
+
+def hot_file_text(path: str) -> tuple[FileState, str | None]:
+    """The file's state and, when it is readable UTF-8, its text with private spans stripped (on the way in);
+    read by this collector and collectors.lifeos.hot_content alike."""
+    state = probe_file(path)
+    if state.status is not EvidenceStatus.OK:
+        return state, None
+    try:
+        return state, hot_text(read_bounded(path, MAX_HOT_BYTES))
+    except UnicodeDecodeError as error:
+        return FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"), None
+    except (UnsafeFile, OSError) as error:
+        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), None
+
+
+def read_hot_file(label: str, path: str) -> HotFile:
+    state, text = hot_file_text(path)
+    if text is None:
+        return HotFile(label, state)
+    check = check_markers(text)
+    diagnostics = read_diagnostics(text)
+    dropped = [row for row in diagnostics["dropped_invalid"] if row["reason"] != "unparsed"]
+    unparsed = [row for row in diagnostics["dropped_invalid"] if row["reason"] == "unparsed"]
+    return HotFile(
+        label, state, Markers(check.begins, check.ends, check.inverted, check.ok), diagnostics["count"],
+        diagnostics["cap_entries"], diagnostics["chars_used"],
+        tuple(DroppedEntry(clip(row["entry"]), row["reason"]) for row in dropped[:MAX_DROPPED_LISTED]), len(dropped),
+        tuple(MalformedLine(row["line"], row["rule"]) for row in unparsed[:MAX_DROPPED_LISTED]), len(unparsed),
+    )
+
+
+def collect(layout: Layout) -> HotMemoryEvidence:
+    files = tuple(read_hot_file(label, path) for label, path in layout.hot_files)
+    worst = next((f.file.status for f in files if f.file.status is not EvidenceStatus.OK), EvidenceStatus.OK)
+    return HotMemoryEvidence(worst, files)
+
+
+# What this evidence gives a monitoring system (collectors.metric_table lists this function).
+def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
+    """The valid entries of each hot-memory file, labelled by file, against cap_pressure and up to its cap."""
+    for hot in map(json_object, evidence.get("files") or ()):
+        if graphable(hot.get("valid_entries")):
+            cap = hot.get("cap_entries")
+            yield Metric("hot_memory_entries", "Valid entries in a hot-memory file (the cap is 48).",
+                         hot["valid_entries"], "count", (("file", str(hot.get("label"))),),
+                         warn=limit("cap_pressure"), maximum=cap if graphable(cap) else None)

@@ -1,0 +1,119 @@
+"""Collect stage: write locks, their holders and the lock event log. Called through health.judge.checks.
+
+Stamp locks are the governed writers' `<file>.lock` ({pid, host, ts, token}, cortex.write.locks): the
+two hot files' locks and every `*.lock` directly under O (review state, proposals). For each
+present lock the holder's liveness is measured: alive, gone (this host and provably dead:
+no such pid, a zombie, a reused pid; psutil, imported only when a lock exists) or
+unverifiable (another host, an unreadable stamp). The health log's flock file cannot go
+stale (the kernel releases an flock with its holder), so it is only reported held or free.
+O/memory-locks.jsonl gives the contended and recovered events (the newest TAIL_ROWS rows).
+"""
+from __future__ import annotations
+
+import os
+import stat
+from collections import namedtuple
+
+from collectors.lifeos.layout import Layout
+from cortex import layout as contract
+from collectors.readers.text import brief
+from cortex.liferows import contention_at_ms
+from collectors.readers.jsonl import tail_rows
+from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
+from cortex.core.timestamps import parse_timestamp_ms
+from collectors.evidence import FileState
+from cortex.core.liveness import host_name
+
+EVENTS_LOG = contract.LOCKS_LOG
+TAIL_ROWS = 2000
+MAX_LOCKS = 100
+
+
+class LockHolder(namedtuple("LockHolder", "file path pid host at_ms stamped holder")):
+    """file: str, the lock's file name; path: str; pid: object; host: object; at_ms: int | None, the stamp's ts, else
+    the file's mtime; stamped: bool, the stamp parsed; holder: str, alive | gone | unverifiable.
+    """
+
+    __slots__ = ()
+
+
+class LocksEvidence(namedtuple("LocksEvidence", "status events_log locks contended_ms health_lock_held")):
+    """status: EvidenceStatus, that of memory-locks.jsonl; events_log: FileState; locks: tuple[LockHolder, ...];
+    contended_ms: tuple[int, ...], times of contended or recovered events in the log's tail; health_lock_held: bool
+    | None, None when the flock file is absent.
+    """
+
+    __slots__ = ()
+
+
+def lock_paths(layout: Layout) -> list[str]:
+    paths = [path + ".lock" for _, path in layout.hot_files]
+    health_lock = layout.health_log + ".lock"
+    try:
+        names = sorted(os.listdir(layout.observability))
+    except OSError:
+        names = []
+    paths += [os.path.join(layout.observability, n) for n in names if n.endswith(".lock")
+              and os.path.join(layout.observability, n) != health_lock]
+    return paths[:MAX_LOCKS]
+
+
+def holder_of(path: str, host: str) -> LockHolder | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    name = os.path.basename(path)
+    if not stat.S_ISREG(info.st_mode):
+        return LockHolder(name, path, None, None, info.st_mtime_ns // 1_000_000, False, "unverifiable")
+    from cortex.write.locks import MAX_STAMP_BYTES, parse_stamp  # the writer's lock module, only when a lock is there
+
+    try:
+        stamp = parse_stamp(read_bounded(path, MAX_STAMP_BYTES))
+    except (OSError, UnsafeFile):
+        stamp = None
+    if stamp is None:
+        return LockHolder(name, path, None, None, info.st_mtime_ns // 1_000_000, False, "unverifiable")
+    at_ms = parse_timestamp_ms(stamp["ts"])
+    holder = "unverifiable"
+    if stamp["host"] == host:
+        from cortex.core.liveness import process_is_gone  # psutil only when a lock is actually there
+
+        holder = "gone" if process_is_gone(stamp["pid"], at_ms) else "alive"
+    return LockHolder(name, path, stamp["pid"], brief(stamp["host"]), at_ms, True, holder)
+
+
+def health_lock_held(path: str) -> bool | None:
+    import fcntl
+
+    try:
+        fd = open_regular(path)  # a FIFO, a folder or a symlink at the lock's place is no lock we can test
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # shared, released at once: never blocks a writer for long
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    except BlockingIOError:
+        return True
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def contended_events(path: str, anchor: str) -> tuple[FileState, tuple[int, ...]]:
+    state, rows = tail_rows(path, TAIL_ROWS, anchor)
+    times = []
+    for row in rows:
+        at_ms = contention_at_ms(row) if isinstance(row, dict) else None  # the writer's own event names
+        if at_ms is not None:
+            times.append(at_ms)
+    return state, tuple(times)
+
+
+def collect(layout: Layout) -> LocksEvidence:
+    host = host_name()
+    locks = tuple(found for found in (holder_of(path, host) for path in lock_paths(layout)) if found is not None)
+    state, times = contended_events(layout.evidence(EVENTS_LOG), layout.memory)
+    return LocksEvidence(state.status, state, locks, times, health_lock_held(layout.health_log + ".lock"))

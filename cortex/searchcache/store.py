@@ -9,7 +9,10 @@ snapshot (WAL, an explicit read transaction); writers take the write lock up fro
 from __future__ import annotations
 
 import os
-import sqlite3
+try:  # the C module the sqlite3 package wraps: the package also loads datetime for adapters no cache value needs
+    import _sqlite3 as sqlite3
+except ImportError:  # pragma: no cover - a build that has only the package
+    import sqlite3
 import stat
 import sys
 from collections import namedtuple

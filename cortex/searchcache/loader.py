@@ -27,13 +27,14 @@ from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.builder import BuildJob, submit
+from cortex.searchcache.coldcorpus import ColdCorpus
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_postings,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
 from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
-from cortex.searchcache.summary import Summary, read_summary, write_summary
+from cortex.searchcache.summary import Summary, read_summary, summary_places, write_summary
 
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
 
@@ -65,29 +66,6 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
     return corpus.cold()
 
 
-class ColdCorpus:
-    """The Corpus interface over records read exactly as without a cache (a call that found no trusted
-    entry: the uncached work and answer); closing it hands the files to the builder."""
-
-    __slots__ = ("root", "files", "records", "_job", "_builds")
-    full = Corpus.full
-    rank = Corpus.rank
-    rank_page = Corpus.rank_page
-
-    def __init__(self, root: str, files: tuple[str, ...], records: list[CortexRecord], job: BuildJob | None,
-                 builds: list | None) -> None:
-        self.root, self.files, self.records, self._job, self._builds = root, files, records, job, builds
-
-    @property
-    def rows(self) -> list[CortexRecord]:
-        return self.records
-
-    def close(self) -> None:
-        job, self._job = self._job, None
-        if job is not None:
-            submit(job, self._builds)
-
-
 class CachedCorpus:
     """The Corpus interface (rows, records, full, rank, close) over cached file facts and fresh reads."""
 
@@ -101,17 +79,15 @@ class CachedCorpus:
         self._fresh: list = []  # (path, key, read_ns, records) of the files read afresh: the builder's work
         self._gone: list[str] = []
         self.builds: list | None = None  # builder.submit's `deferred`
-        self._generation: str | None = None  # of the snapshot read (store.generation)
-        self._summarise = False  # every file came from the database's rows: write a summary on close
+        self._generation, self._summarise = None, False  # the snapshot's; every file from the rows: summarise on close
 
     def _key(self, file_no: int) -> tuple:
         return stat_key(self._infos[file_no] if self._infos is not None else os.lstat(self.files[file_no]))
 
     def load(self, index: bool) -> bool:
-        """Take every file from its trusted entry or a fresh read; False (nothing read) when no entry is
-        trusted: the caller reads the files the uncached way (cold). The entries come from the summary of
-        this snapshot's generation when there is one that may be believed, else from the database's rows
-        (and, for the commands that rank, a summary of them is written on close when every file had one)."""
+        """Take every file from its trusted entry (from the summary of this snapshot's generation when one may
+        be believed, else the database's rows) or a fresh read; False (nothing read) when no entry is trusted:
+        the caller reads the files the uncached way (cold)."""
         self.store.begin_read()
         self._generation = self.store.generation()
         summary = read_summary(self.path, SCHEMA_VERSION, self.root, self._generation)
@@ -126,8 +102,7 @@ class CachedCorpus:
             return False
         prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root
         for file_no, path in enumerate(self.files):
-            # os.path.relpath's answer without its two abspath calls per file (a third of a warm recall's file work)
-            rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)
+            rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)  # no abspath
             if usable[file_no]:
                 entry = stored[path]
                 facts = decode_facts(entry.facts, entry.crc, rel, file_no, entry.indexed,
@@ -142,32 +117,16 @@ class CachedCorpus:
 
     def _load_summary(self, summary: Summary, index: bool) -> bool:
         """load() from a believed summary: one compare when no file changed, else a lookup per file."""
-        keys = None if self._infos is None else [  # stat_key written out: one fewer call per file
-            (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns) for info in self._infos]
-        if summary.paths == self.files and summary.keys == keys:
-            places = range(len(self.files))
-            self._gone = []
-        else:
-            where = {path: place for place, path in enumerate(summary.paths)}
-            places = [where.get(path) for path in self.files]
-            places = [place if place is not None and summary.keys[place] == self._key(file_no) else None
-                      for file_no, place in enumerate(places)]
-            listed = set(self.files)
-            self._gone = [path for path in summary.paths if path not in listed]
+        places, self._gone = summary_places(summary, self.files, self._infos, self._key)
         files = summary.files
         if index:
             places = [place if place is not None and files[place][3] else None for place in places]
         if all(place is None for place in places):
             return False
         for file_no, place in enumerate(places):
-            if place is None:
-                path = self.files[file_no]
-                prefix = os.path.join(self.root, "")
-                rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)
-                facts = self._read(file_no, path, rel, index)
-            else:
-                facts = summary_facts(files[place], file_no)
-            self.facts.append(facts)
+            path = self.files[file_no]
+            self.facts.append(summary_facts(files[place], file_no) if place is not None else
+                              self._read(file_no, path, os.path.relpath(path, self.root), index))
         self._check_and_row()
         return True
 
@@ -192,10 +151,8 @@ class CachedCorpus:
             self._generation = self.store.claim_generation()
             if self._generation is None:
                 return
-        keys = [self._key(file_no) for file_no in range(len(self.files))]
-        files = [(facts.path, facts.entry_id, facts.seed, facts.indexed, facts.ids, facts.lengths.tobytes(),
-                  facts.bounds, facts.blob()) for facts in self.facts]
-        write_summary(self.path, SCHEMA_VERSION, self.root, self._generation, self.files, keys, files)
+        write_summary(self.path, SCHEMA_VERSION, self.root, self._generation, self.files,
+                      [self._key(file_no) for file_no in range(len(self.files))], self.facts)
 
     def cold(self) -> ColdCorpus:
         """No trusted entry (or a damaged cache): every file read as the uncached loader reads it, in its
@@ -335,8 +292,8 @@ class CachedCorpus:
         if self.store is not None and self._summarise:
             try:
                 self._write_summary()
-            except sqlite3.Error:
-                pass  # no summary this time: the next call decodes the rows again
+            except sqlite3.Error:  # no summary this time: the next call decodes the rows again
+                pass
         self._end()
         job, self._fresh, self._gone = self._job(), [], []
         if job is not None:

@@ -68,12 +68,31 @@ def read_summary(db_path: str, schema: str, root: str, generation: str | None) -
         return None
 
 
+def summary_places(summary: Summary, files: tuple, infos: list | None, key_of) -> tuple[list, list[str]]:
+    """Per file (in order) its place in the summary, None when it is not there or its stat key (`infos`, the
+    lstat of each, else `key_of(file_no)`) differs; and the summary's paths no longer listed. One compare when
+    no file changed."""
+    keys = None if infos is None else [  # entries.stat_key written out: one fewer call per file
+        (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns) for info in infos]
+    if summary.paths == files and summary.keys == keys:
+        return range(len(files)), []
+    where = {path: place for place, path in enumerate(summary.paths)}
+    places = [where.get(path) for path in files]
+    places = [place if place is not None and summary.keys[place] == key_of(file_no) else None
+              for file_no, place in enumerate(places)]
+    listed = set(files)
+    return places, [path for path in summary.paths if path not in listed]
+
+
 def write_summary(db_path: str, schema: str, root: str, generation: str, paths: tuple, keys: list,
-                  files: list) -> None:
-    """Seal and store a summary atomically (not durably: a lost one costs one slower call); never fails the call."""
+                  facts: list) -> None:
+    """Seal and store the summary of these files' trusted entries (`facts`: entries.FileFacts) atomically (not
+    durably: a lost one costs one slower call); never fails the call."""
     from cortex.core.cachedir import FILE_MODE
     from cortex.core.durable import replace_file
 
+    files = [(one.path, one.entry_id, one.seed, one.indexed, one.ids, one.lengths.tobytes(), one.bounds, one.blob())
+             for one in facts]
     try:
         payload = marshal.dumps(((schema, root, generation), tuple(paths), list(keys), files), 4)
         replace_file(summary_path(db_path), MAGIC + seal(payload) + payload, mode=FILE_MODE, sync=False)

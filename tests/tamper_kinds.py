@@ -149,3 +149,46 @@ def scribble(path: Path) -> None:
 
 def read_answers(built: Built) -> dict:
     return {"search": cortex_data(built, "search", "the"), "get": cortex_data(built, "get", "knowledge-frost-dates")}
+
+
+# -- the search cache's summary (cortex.searchcache.summary): recall, search and get answers ---------------------
+
+
+def build_summarised(folder: Path, variant: int) -> Built:
+    """A searched tree whose builder is done, searched once more: the warm call leaves the summary."""
+    import fcntl
+    import os
+
+    built = Built(copy_demo(folder), {**cache_env(folder), "CORTEX_NOW": "2026-11-29T12:00:00Z"})
+    assert cortex_data(built, "search", "the" if variant else "frost")[0] == 0  # fills the database (a builder)
+    for lock in (Path(built.env["CORTEX_CACHE_DIR"]) / "search").rglob("*-build.lock"):
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # the detached builder is done
+        finally:
+            os.close(fd)
+    assert cortex_data(built, "search", "the")[0] == 0  # warm from the rows: leaves their summary
+    return built
+
+
+def search_summary(built: Built) -> dict[str, Path]:
+    return {"summary": next((Path(built.env["CORTEX_CACHE_DIR"]) / "search").rglob("search.sqlite-summary"))}
+
+
+def another_generation(path: Path) -> None:
+    """Resealed, whole and of this root, but bound to a generation the database never had."""
+    import marshal
+
+    from cortex.searchcache.summary import MAGIC, SEAL_BYTES, seal
+
+    data = path.read_bytes()
+    (schema, root, _generation), paths, keys, files = marshal.loads(data[len(MAGIC) + SEAL_BYTES:])
+    payload = marshal.dumps(((schema, root, "0" * 32), paths, keys, files), 4)
+    path.write_bytes(MAGIC + seal(payload) + payload)
+
+
+def summarised_answers(built: Built) -> dict:
+    from tests.tamper_support import run
+
+    recalled = run(["-m", "cortex", "recall", "frost dates for the garden", "--root", str(built.root)], built.env)
+    return {**read_answers(built), "recall": recalled.stdout, "recall_code": recalled.returncode}

@@ -8,7 +8,7 @@ Corpus limits are checked from metadata before any content is read.
 """
 from __future__ import annotations
 
-import json
+import functools
 import os
 import re
 from collections import namedtuple
@@ -23,7 +23,6 @@ from cortex.core.privacy import strip_private_content
 from cortex.core.privatejson import strip_private_json
 from cortex.core.privatetags import might_hold_tags
 from cortex.core.records import CortexRecord
-from cortex.core.related import related_ids
 from cortex.core.timestamps import parse_timestamp_ms
 
 MAX_RECORDS = 50_000
@@ -144,7 +143,7 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
             fields.get("source_session") or None,  # session
             rel,  # path
             content,
-            related_ids(content, fields.get("related"), f"{record_id} in {rel}"),  # related
+            _related_ids(content, fields.get("related"), f"{record_id} in {rel}"),  # related
             fields.get("valid_from") or None,
             fields.get("valid_until") or None,
         ))
@@ -156,7 +155,19 @@ def _reject_constant(name: str):
     raise ValueError(f"non-standard JSON constant {name}")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)  # json.loads would build one per row
+@functools.cache  # json.loads would build one per row; json and its six patterns load only when a row is read
+def _decoder():
+    import json
+
+    return json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _related_ids(content: str, field: str | None, where: str) -> list[str]:
+    """cortex.core.related.related_ids, imported (with its six patterns) when a record is first parsed: a warm
+    read takes its records from the search cache."""
+    from cortex.core.related import related_ids
+
+    return related_ids(content, field, where)
 
 
 def _jsonl_row(line: str, rel: str, number: int) -> dict:
@@ -169,7 +180,7 @@ def _jsonl_row(line: str, rel: str, number: int) -> dict:
     escaped = "\\" in line  # one scan; most rows hold no escape, so the three scans below are skipped
     try:
         stripped = strip_private_content(line)
-        decoded = _DECODER.decode(stripped)
+        decoded = _decoder().decode(stripped)
         # Only a \u escape can decode into a character the stripped line lacks: without one (and
         # with nothing tag-like left), every decoded string is already stripped.
         unicode_escape = escaped and "\\u" in stripped

@@ -68,14 +68,22 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
     files: list[str] = []
 
     def walk(directory: str) -> None:
+        ascii_folder = directory.isascii()  # then only a name can bring a surrogate into a path below it
         with os.scandir(directory) as entries:
             for entry in entries:
                 name = entry.name
                 if name.startswith("_") or name.startswith("."):
                     continue
                 path = entry.path  # os.path.join(directory, name), already built by scandir
-                require_utf8_name(path)
+                if not (ascii_folder and name.isascii()):
+                    require_utf8_name(path)
                 canonical = name.endswith(".md") or name.endswith(".jsonl")
+                if canonical and entry.is_file(follow_symlinks=False):  # the usual entry: regular, no link, no folder
+                    if len(files) >= MAX_FILES:
+                        raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(
+                            rule="file-count-limit")
+                    files.append(path)
+                    continue
                 if entry.is_symlink():
                     raise IntegrityError(f"Canonical path is a symlink: {path}").at(file=path, rule="symlink")
                 is_dir = entry.is_dir(follow_symlinks=False)
@@ -111,10 +119,18 @@ def canonical_files(root_real: str) -> list[str]:
                                                                                                  rule="not-regular")
                     _checked_realpath(path, root_real)
                     hot.append(path)
-        return sorted(_files_under(knowledge, root_real) + hot, key=utf16_key)
+        return _js_sorted(_files_under(knowledge, root_real) + hot)
     if os.path.exists(nested):
-        return sorted(_files_under(nested, root_real), key=utf16_key)
-    return sorted(_files_under(root_real, root_real), key=utf16_key)
+        return _js_sorted(_files_under(nested, root_real))
+    return _js_sorted(_files_under(root_real, root_real))
+
+
+def _js_sorted(paths: list[str]) -> list[str]:
+    """JavaScript's order (UTF-16 code units): for ASCII paths (the usual case) that is code point order, so a
+    sort without a key per path (one encode each) does."""
+    if "".join(paths).isascii():
+        return sorted(paths)
+    return sorted(paths, key=utf16_key)
 
 
 def check_limits(files: list[str], root: str) -> list[os.stat_result]:

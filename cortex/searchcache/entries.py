@@ -129,6 +129,10 @@ class FileFacts:
         self.indexed = heads is not None  # fresh reads: as asked; stored entries: set by the loader
         self.lazy = False  # read afresh past this call's indexing budget: counted per query instead
 
+    def blob(self) -> bytes | None:
+        """The heads as stored (a trusted entry's), for the summary."""
+        return self._blob
+
     def head(self, seq: int) -> RecordHead:
         if self._heads is None:
             try:
@@ -189,14 +193,39 @@ def decode_facts(blob: bytes, crc: int, path: str, file_no: int, indexed: bool, 
     return facts
 
 
-def decode_pairs(data: bytes, crc: int, records: int, term: str, seed: int) -> array:
-    if posting_crc(data, term, seed) != crc or len(data) % (2 * array(_PAIR).itemsize):
-        raise DamagedEntry("postings fail their checksum")
-    pairs = array(_PAIR)
-    pairs.frombytes(data)
-    if pairs and max(pairs[0::2]) >= records:
-        raise DamagedEntry("postings name a record the file does not hold")
-    return pairs
+def summary_facts(stored: tuple, file_no: int) -> FileFacts:
+    """The facts of one file of a believed summary (cortex.searchcache.summary): decoded and checked when the
+    summary was written, so only their shape is checked here."""
+    try:
+        path, entry_id, seed, indexed, ids, lengths_bytes, bounds, heads = stored
+        lengths = array("i")
+        lengths.frombytes(lengths_bytes)
+    except (ValueError, TypeError) as error:
+        raise DamagedEntry(f"the summary of the search cache does not decode: {error}") from None
+    if len(lengths) != len(ids) or (bounds is not None and not (len(bounds[0]) == len(bounds[1]) == len(ids))):
+        raise DamagedEntry(f"the summary entry of {path} has columns of different lengths")
+    facts = FileFacts(file_no, path, ids, lengths, bounds, heads)
+    facts.seed, facts.entry_id, facts.indexed = seed, entry_id, indexed
+    return facts
+
+
+def decode_postings(rows, stored: dict, keys: list[str]) -> list[tuple[int, str, array]]:
+    """Per stored posting row (entry id, key, data, crc) of an entry in `stored` (entry id: FileFacts), its file's
+    number, key and (seq, tf) pairs, each checked (posting_crc, written out: a warm recall decodes a row per query
+    term per file, 3,000 at 1,500 files) and naming only records its file holds; DamagedEntry otherwise."""
+    prefixes = {key: b"P" + key.encode("utf-8", "surrogatepass") + b"\0" for key in keys}  # posting_crc's
+    crc32, size, found = zlib.crc32, 2 * array(_PAIR).itemsize, []
+    for entry_id, key, data, crc in rows:
+        facts = stored.get(entry_id)
+        if facts is None:
+            continue
+        if crc32(data, crc32(prefixes[key], facts.seed)) != crc or len(data) % size:
+            raise DamagedEntry("postings fail their checksum")
+        pairs = array(_PAIR, data)
+        if pairs and max(pairs[0::2]) >= len(facts.ids):
+            raise DamagedEntry("postings name a record the file does not hold")
+        found.append((facts.file_no, key, pairs))
+    return found
 
 
 def checked_content(content: str, crc: int, seq: int, seed: int) -> str:

@@ -13,7 +13,10 @@ answers from the files.
 from __future__ import annotations
 
 import os
-import sqlite3
+try:  # the C module the sqlite3 package wraps: the package also loads datetime for adapters no cache value needs
+    import _sqlite3 as sqlite3
+except ImportError:  # pragma: no cover - a build that has only the package
+    import sqlite3
 import time
 from array import array
 from collections.abc import Callable, Mapping
@@ -24,11 +27,14 @@ from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.builder import BuildJob, submit
-from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_pairs,
-                                        fresh_facts, full_record, identity, query_postings, stat_key, trusted)
+from cortex.searchcache.coldcorpus import ColdCorpus
+from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_postings,
+                                        fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
+                                        trusted)
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
-from cortex.searchcache.store import CacheUnusable, Store
+from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
+from cortex.searchcache.summary import Summary, read_summary, summary_places, write_summary
 
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
 
@@ -60,29 +66,6 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
     return corpus.cold()
 
 
-class ColdCorpus:
-    """The Corpus interface over records read exactly as without a cache (a call that found no trusted
-    entry: the uncached work and answer); closing it hands the files to the builder."""
-
-    __slots__ = ("root", "files", "records", "_job", "_builds")
-    full = Corpus.full
-    rank = Corpus.rank
-    rank_page = Corpus.rank_page
-
-    def __init__(self, root: str, files: tuple[str, ...], records: list[CortexRecord], job: BuildJob | None,
-                 builds: list | None) -> None:
-        self.root, self.files, self.records, self._job, self._builds = root, files, records, job, builds
-
-    @property
-    def rows(self) -> list[CortexRecord]:
-        return self.records
-
-    def close(self) -> None:
-        job, self._job = self._job, None
-        if job is not None:
-            submit(job, self._builds)
-
-
 class CachedCorpus:
     """The Corpus interface (rows, records, full, rank, close) over cached file facts and fresh reads."""
 
@@ -96,14 +79,20 @@ class CachedCorpus:
         self._fresh: list = []  # (path, key, read_ns, records) of the files read afresh: the builder's work
         self._gone: list[str] = []
         self.builds: list | None = None  # builder.submit's `deferred`
+        self._generation, self._summarise = None, False  # the snapshot's; every file from the rows: summarise on close
 
     def _key(self, file_no: int) -> tuple:
         return stat_key(self._infos[file_no] if self._infos is not None else os.lstat(self.files[file_no]))
 
     def load(self, index: bool) -> bool:
-        """Take every file from its trusted entry or a fresh read; False (nothing read) when no entry is
-        trusted: the caller reads the files the uncached way (cold)."""
+        """Take every file from its trusted entry (from the summary of this snapshot's generation when one may
+        be believed, else the database's rows) or a fresh read; False (nothing read) when no entry is trusted:
+        the caller reads the files the uncached way (cold)."""
         self.store.begin_read()
+        self._generation = self.store.generation()
+        summary = read_summary(self.path, SCHEMA_VERSION, self.root, self._generation)
+        if summary is not None:
+            return self._load_summary(summary, index)
         stored = self.store.entries()
         usable = [entry is not None and trusted(entry.key, entry.read_ns, self._key(file_no))
                   and (entry.indexed or not index) for file_no, entry in enumerate(map(stored.get, self.files))]
@@ -111,11 +100,9 @@ class CachedCorpus:
         self._gone = [path for path in stored if path not in listed]
         if not any(usable):
             return False
-        count = 0
         prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root
         for file_no, path in enumerate(self.files):
-            # os.path.relpath's answer without its two abspath calls per file (a third of a warm recall's file work)
-            rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)
+            rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)  # no abspath
             if usable[file_no]:
                 entry = stored[path]
                 facts = decode_facts(entry.facts, entry.crc, rel, file_no, entry.indexed,
@@ -123,14 +110,49 @@ class CachedCorpus:
                 facts.entry_id, facts.indexed = entry.id, entry.indexed
             else:
                 facts = self._read(file_no, path, rel, index)
+            self.facts.append(facts)
+        self._check_and_row()
+        self._summarise = index and all(usable) and not self._gone  # the audit (no index) leaves the folder as it is
+        return True
+
+    def _load_summary(self, summary: Summary, index: bool) -> bool:
+        """load() from a believed summary: one compare when no file changed, else a lookup per file."""
+        places, self._gone = summary_places(summary, self.files, self._infos, self._key)
+        files = summary.files
+        if index:
+            places = [place if place is not None and files[place][3] else None for place in places]
+        if all(place is None for place in places):
+            return False
+        for file_no, place in enumerate(places):
+            path = self.files[file_no]
+            self.facts.append(summary_facts(files[place], file_no) if place is not None else
+                              self._read(file_no, path, os.path.relpath(path, self.root), index))
+        self._check_and_row()
+        return True
+
+    def _check_and_row(self) -> None:
+        """The rules that span files (record count, unique ids) on the loaded facts, and the rows."""
+        count = 0
+        for facts in self.facts:
             check_record_count(count, len(facts.ids))
             count += len(facts.ids)
-            self.facts.append(facts)
         ids = [record_id for facts in self.facts for record_id in facts.ids]
         if len(set(ids)) != len(ids):  # rare: name the first repeat exactly as the uncached loader does
             check_unique_ids([facts.head(seq) for facts in self.facts for seq in range(len(facts.ids))], self.root)
         self.rows = [Row(facts, seq) for facts in self.facts for seq in range(len(facts.ids))]
-        return True
+
+    def _write_summary(self) -> None:
+        """Every file came from a trusted entry of this generation: keep their decoded facts in one sealed file."""
+        if not self._summarise or len(self.facts) != len(self.files) or any(
+                facts.entry_id is None or facts.records is not None for facts in self.facts):
+            return  # a file read again meanwhile (an entry without content, damage): no summary of this load
+        self.store.end_read()
+        if self._generation is None:  # a database written before generations: claim one, unless a write came first
+            self._generation = self.store.claim_generation()
+            if self._generation is None:
+                return
+        write_summary(self.path, SCHEMA_VERSION, self.root, self._generation, self.files,
+                      [self._key(file_no) for file_no in range(len(self.files))], self.facts)
 
     def cold(self) -> ColdCorpus:
         """No trusted entry (or a damaged cache): every file read as the uncached loader reads it, in its
@@ -212,22 +234,20 @@ class CachedCorpus:
                 lengths, facts.postings = query_postings(facts.records, query_terms)
                 facts.lengths = array("i", lengths)
 
-    def _postings(self, keys: list[str]):
-        stored: dict[int, FileFacts] = {}
+    def _postings(self, keys: list[str]) -> list[tuple[int, str, array]]:
+        """(file_no, key, (seq, tf) pairs) of every file holding one of `keys`: counted afresh or stored."""
+        found, stored = [], {}
         for facts in self.facts:
             if facts.postings is not None:
                 for key in keys:
                     pairs = facts.postings.get(key)
                     if pairs:
-                        yield facts.file_no, key, pairs
+                        found.append((facts.file_no, key, pairs))
             elif facts.entry_id is not None:
                 stored[facts.entry_id] = facts
-        if not stored:
-            return
-        for entry_id, key, data, crc in self.store.postings(keys):
-            facts = stored.get(entry_id)
-            if facts is not None:
-                yield facts.file_no, key, decode_pairs(data, crc, len(facts.ids), key, facts.seed)
+        if stored:
+            found += decode_postings(self.store.postings(keys), stored, keys)
+        return found
 
     def _recover(self, error: Exception) -> None:
         """A damaged value met after loading: drop the cache and read every file it gave us again, as a
@@ -247,6 +267,7 @@ class CachedCorpus:
     def drop(self, error: Exception) -> None:
         """The cache is damaged: one note, its files removed; what this call reads is stored anew (builder)."""
         self.notes.append(f"the search cache was damaged ({error}); it was removed and will be rebuilt")
+        self._summarise = False
         self._end()
         remove_files(self.path)
         self._gone = []  # the files read afresh stay the builder's work: it stores them in a new cache
@@ -266,7 +287,13 @@ class CachedCorpus:
         return BuildJob(self.path, self.root, iso_from_ms(self.clock()), self._fresh, self._gone)
 
     def close(self) -> None:
-        """End the read snapshot; the files read afresh go to the builder (stored now, or after the answer)."""
+        """End the read snapshot; the files read afresh go to the builder (stored now, or after the answer).
+        A load from the database's rows alone leaves a summary of them for the next call."""
+        if self.store is not None and self._summarise:
+            try:
+                self._write_summary()
+            except sqlite3.Error:  # no summary this time: the next call decodes the rows again
+                pass
         self._end()
         job, self._fresh, self._gone = self._job(), [], []
         if job is not None:

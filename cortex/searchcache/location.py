@@ -15,6 +15,8 @@ from cortex.core.safeio import open_regular
 
 DB_NAME = "search.sqlite"
 SIDE_FILES = ("", "-wal", "-shm", "-journal")  # the database, its WAL, shared memory and rollback journal
+# ...and the summary of its file facts (cortex.searchcache.summary: read by us, never by sqlite, so never probed)
+OWNED_FILES = SIDE_FILES + ("-summary",)
 
 
 def db_path(environ: Mapping[str, str], memory_root: str, *, create: bool = True) -> str | None:
@@ -29,9 +31,9 @@ def db_location(environ: Mapping[str, str], memory_root: str) -> str | None:
     return None if folder is None else os.path.join(folder, DB_NAME)
 
 
-def _present_files(path: str):
-    """(name, size) of the database and each side file that exists."""
-    for suffix in SIDE_FILES:
+def _present_files(path: str, suffixes: tuple[str, ...] = OWNED_FILES):
+    """(name, size) of the database and each of its files that exists."""
+    for suffix in suffixes:
         try:
             yield path + suffix, os.lstat(path + suffix).st_size
         except (FileNotFoundError, NotADirectoryError):  # absent, or its folder is not one: no such file
@@ -65,7 +67,7 @@ def probe_files(path: str) -> None:
     """Open the database and each side file present as every evidence file is opened (non-blocking, no
     symlink, regular files only; cortex.core.safeio) and close it again, before sqlite opens them by
     name: a FIFO there would block sqlite forever. An OSError (safeio.UnsafeFile) names the file."""
-    for name, _size in _present_files(path):
+    for name, _size in _present_files(path, SIDE_FILES):
         try:
             os.close(open_regular(name))
         except FileNotFoundError:

@@ -9,7 +9,10 @@ snapshot (WAL, an explicit read transaction); writers take the write lock up fro
 from __future__ import annotations
 
 import os
-import sqlite3
+try:  # the C module the sqlite3 package wraps: the package also loads datetime for adapters no cache value needs
+    import _sqlite3 as sqlite3
+except ImportError:  # pragma: no cover - a build that has only the package
+    import sqlite3
 import stat
 import sys
 from collections import namedtuple
@@ -179,6 +182,27 @@ class Store:
                                [file_id, *seqs])
         return {seq: (content, crc) for seq, content, crc in rows}
 
+    def generation(self) -> str | None:
+        """The token the last write drew (None before any): what a summary of the files table is bound to."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        return None if row is None else row[0]
+
+    def claim_generation(self) -> str | None:
+        """Draw a generation for a database written before they existed (outside a read snapshot); None when
+        a write came first (the snapshot read is no longer the latest)."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if db.execute("SELECT value FROM meta WHERE key='generation'").fetchone() is not None:
+                return None
+            token = os.urandom(16).hex()
+            db.execute("INSERT INTO meta VALUES('generation', ?)", (token,))
+            db.execute("COMMIT")
+            return token
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+
     def meta(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT key, value FROM meta"))
 
@@ -194,7 +218,9 @@ class Store:
 
     def write(self, entries: list, meta: dict[str, str], gone: list[str] = ()) -> None:
         """Replace the entries of these paths (each an entries.NewEntry), drop those of `gone` paths and
-        set `meta`, all or nothing."""
+        set `meta`, all or nothing. Each write draws a new generation: a summary of the files table made
+        before it (cortex.searchcache.summary) is no longer believed."""
+        meta = {**meta, "generation": os.urandom(16).hex()}
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:

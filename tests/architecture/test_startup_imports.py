@@ -212,3 +212,27 @@ def test_the_collector_pauses_while_a_command_loads_and_is_on_again_after(tree, 
     state = json.loads(proc.stdout.strip().splitlines()[-1])
     assert state["enabled"] is True
     assert state["frozen"] > 1000  # the modules, functions and records start-up made
+
+
+def test_a_warm_recall_decodes_no_record_and_imports_no_json(tree, tmp_path):  # noqa: F811 - fixture
+    """Warm (the search cache and its summary current), recall takes every file's facts from the summary: no JSON
+    decoder, no `related:` reader (json and the two load twelve patterns), no sqlite3 package (its datetime)."""
+    import os
+
+    from cortex.cli import run
+
+    knowledge = tree.memory / "KNOWLEDGE"
+    knowledge.mkdir(exist_ok=True)
+    for n in range(3):
+        path = knowledge / f"n{n}.jsonl"
+        path.write_text(json.dumps({"id": f"t{n}", "type": "memory", "title": f"tea {n}", "created": "2026-01-01",
+                                    "updated": "2026-01-02", "content": f"green tea notes {n}"}) + "\n")
+        os.utime(path, ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9 + n))
+    for _ in range(2):  # cold (builds before returning, in-process), then warm from the rows (writes the summary)
+        assert run(["recall", "green tea"], environ=tree.env())[0] == 0
+    out = tmp_path / "modules.txt"
+    proc = subprocess.run([sys.executable, "-c", _BARE_CHILD, str(out), "recall", "green tea"], capture_output=True,
+                          text=True, env=tree.env(), cwd=str(REPO), timeout=120)
+    assert out.exists(), proc.stderr
+    assert "green tea notes" in proc.stdout
+    assert heavy_in(set(out.read_text().split()), ("json", "sqlite3", "datetime", "cortex.core.related")) == []

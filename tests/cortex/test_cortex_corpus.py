@@ -247,3 +247,18 @@ def test_the_hot_files_byte_check_raises_what_the_text_check_raises():
             except IntegrityError as error:
                 outcomes.append((str(error), error.rule))
         assert outcomes[0] == outcomes[1], text
+
+
+def test_canonical_files_are_in_javascripts_order_ascii_or_not(tmp_path):
+    """UTF-16 code-unit order: an ASCII corpus is sorted as plain strings, one with a character past U+FFFF (which
+    JavaScript puts before U+E000..U+FFFF) by its UTF-16 code units."""
+    from cortex.core.corpusfiles import canonical_files
+
+    for names in (["b.md", "a.jsonl", "B.md", "a-b.md", "a_b.md"], ["\uff5e.md", "\U0001d49c.md", "z.md", "é.md"]):
+        root = tmp_path / str(len(names))
+        (root / "KNOWLEDGE").mkdir(parents=True)
+        for name in names:
+            (root / "KNOWLEDGE" / name).write_text("x")
+        found = [os.path.basename(path) for path in canonical_files(str(root))]
+        assert found == sorted(names, key=lambda name: name.encode("utf-16-be")), found
+    assert found.index("\U0001d49c.md") < found.index("\uff5e.md")  # not code point order

@@ -202,7 +202,8 @@ def test_the_inlined_score_is_term_score():
     from cortex.core.search import term_score
     from cortex.searchcache import ranking
 
-    assert "idf * tf * 2.5 / (tf + norm[seq])" in inspect.getsource(ranking.rank_postings)
+    assert "idf * tf * 2.5 / (tf + norm[seq])" in inspect.getsource(ranking._score_per_file)
+    assert "idf * tf * 2.5 / (tf + norm[place])" in inspect.getsource(ranking._score_flat)
     assert "idf * tf * 2.5 / (tf + norm)" in inspect.getsource(term_score)
     for idf, tf, norm in ((0.1, 1, 0.7), (3.3, 17, 2.25), (1e-9, 4000, 0.375)):
         assert (lambda seq: idf * tf * 2.5 / (tf + [norm][seq]))(0) == term_score(idf, tf, norm)
@@ -261,3 +262,29 @@ def test_the_auditor_and_cache_status_count_the_same_files(tree, tmp_path):
     for suffix, size in (("", 10), ("-wal", 20), ("-shm", 40), ("-journal", 80), ("-other", 160)):
         side.with_name(side.name + suffix).write_bytes(b"x" * size)
     assert cache_bytes(str(side)) == 150
+
+
+def test_the_summary_is_written_by_a_warm_call_used_while_current_and_replaced_after_a_write(tree, tmp_path):
+    """cortex.searchcache.summary: one sealed file beside the database, bound to its generation."""
+    environ = env(tmp_path)
+    off = {**environ, "CORTEX_CACHE": "off"}
+    uncached = call(tree, off, "search", "tea")
+    assert call(tree, environ, "search", "tea") == uncached  # cold: fills the database, no summary yet
+    summary = db_file(tree, environ) + "-summary"
+    assert not os.path.exists(summary)
+    assert call(tree, environ, "search", "tea") == uncached  # warm from the rows: leaves their summary
+    first = os.lstat(summary)
+    assert stat.S_IMODE(first.st_mode) == 0o600 and first.st_size > 0
+    with open(summary, "rb") as handle:
+        written = handle.read()
+    assert call(tree, environ, "search", "tea") == uncached  # warm from the summary: nothing rewritten
+    assert os.lstat(summary).st_mtime_ns == first.st_mtime_ns
+    edited = tree / "KNOWLEDGE" / "n1.jsonl"
+    edited.write_text(rows("a1", "b1", "z1", word="tea"))
+    os.utime(edited, ns=(OLD_NS, OLD_NS + 20))
+    assert call(tree, environ, "search", "tea") == call(tree, off, "search", "tea")  # the edit read; the builder stores it
+    assert call(tree, environ, "search", "tea") == call(tree, off, "search", "tea")  # a new generation: a new summary
+    with open(summary, "rb") as handle:
+        assert handle.read() != written
+    assert call(tree, environ, "cache", "clear")[0] == 0
+    assert not os.path.exists(summary)

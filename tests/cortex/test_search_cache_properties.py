@@ -32,7 +32,9 @@ record = st.fixed_dictionaries({
 })
 a_file = st.tuples(st.sampled_from(["jsonl", "md"]), st.lists(record, min_size=1, max_size=3))
 EDITS = ["add", "delete", "modify", "same_size", "rename", "symlink", "chmod", "invalid_utf8"]
-edit = st.tuples(st.sampled_from(EDITS), st.integers(0, 50), a_file)
+# What befalls the summary of the file facts (cortex.searchcache.summary) after the warm calls of a step.
+FATES = ["kept", "deleted", "truncated", "flipped", "older", "folder"]
+edit = st.tuples(st.sampled_from(EDITS), st.integers(0, 50), a_file, st.sampled_from(FATES))
 
 
 def render(kind: str, records: list[dict]) -> str:
@@ -72,7 +74,7 @@ class Tree:
         path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
         self.age(path)
 
-    def apply(self, kind: str, pick: int, new_file: tuple) -> None:
+    def apply(self, kind: str, pick: int, new_file: tuple, _fate: str = "kept") -> None:
         files = self.files()
         target = files[pick % len(files)] if files else None
         if kind == "add" or target is None:
@@ -105,6 +107,30 @@ class Tree:
             os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 
+def befall(cache: Path, fate: str, older: bytes | None) -> None:
+    """Do `fate` to the summary beside the kept cache's database (when there is one)."""
+    found = list(cache.rglob("search.sqlite-summary"))
+    for path in found:
+        if fate == "deleted":
+            path.unlink()
+        elif fate == "truncated":
+            os.truncate(path, path.stat().st_size // 2)
+        elif fate == "flipped":
+            data = bytearray(path.read_bytes())
+            data[len(data) * 2 // 3] ^= 0x01
+            path.write_bytes(bytes(data))
+        elif fate == "older" and older is not None:  # a summary of an earlier generation: sealed, but stale
+            path.write_bytes(older)
+        elif fate == "folder":
+            path.unlink()
+            path.mkdir()
+
+
+def summary_bytes(cache: Path) -> bytes | None:
+    found = [path for path in cache.rglob("search.sqlite-summary") if path.is_file()]
+    return found[0].read_bytes() if found else None
+
+
 def answers(memory: Path, environ: dict) -> list:
     root = ["--memory-root", str(memory)]
     out = [run(["status", *root], environ=environ)]
@@ -135,12 +161,20 @@ def test_every_read_command_answers_the_same_with_the_cache_on_off_and_cold(star
         kept = {**common, "CORTEX_CACHE_DIR": str(base / "kept")}
         off = {**common, "CORTEX_CACHE": "off"}
         cold_calls = 0
+        older = None
         for step in [None, *edits]:
             if step is not None:
                 tree.apply(*step)
             expected = answers(tree.memory, off)
-            for _ in range(2):  # the first call may fill the cache, the second must use it
+            for _ in range(2):  # the first call may fill the cache, the second must use it (and leave a summary)
                 assert answers(tree.memory, kept) == expected, step
+            if step is not None:  # the summary fresh, stale (edited files), missing or damaged: the same answers
+                befall(base / "kept", step[3], older)
+                assert answers(tree.memory, kept) == expected, step
+                for folder in (base / "kept").rglob("search.sqlite-summary"):
+                    if folder.is_dir():
+                        folder.rmdir()
+            older = summary_bytes(base / "kept") or older
             cold_calls += 1
             assert answers(tree.memory, {**common, "CORTEX_CACHE_DIR": str(base / f"cold{cold_calls}")}) == expected
     finally:

@@ -17,6 +17,7 @@ import math
 from collections import namedtuple
 from collections.abc import Mapping
 
+
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -49,16 +50,6 @@ def json_object(value: Any) -> Mapping[str, Any]:
     """`value` when it is a JSON object (a stored line may hold anything where an object was written), else {}."""
     return value if isinstance(value, Mapping) else {}
 
-
-def graphable(value: Any) -> bool:
-    """A JSON number a float can hold (not a bool, nor an integer of hundreds of digits): a hand-edited line may hold
-    any JSON number. (The same test as reports.report.finite_number, which the status line keeps for itself.)"""
-    if type(value) not in (int, float):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
 
 
 def seconds(ms: float) -> float:

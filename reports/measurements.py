@@ -20,7 +20,8 @@ from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.metric import Metric, Summary, seconds
-from reports.report import Report, finite_number
+from cortex.core.numbers import finite_number
+from reports.report import Report
 from reports.severity import rank
 
 TYPE_CHECKING = False

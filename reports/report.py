@@ -20,7 +20,6 @@ builds one from the newest published line without loading the catalogue.
 """
 from __future__ import annotations
 
-import math
 from collections import namedtuple
 from types import MappingProxyType
 
@@ -32,15 +31,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-
-def finite_number(value: Any) -> bool:
-    """A JSON number a float can hold (a bool is not one, nor an integer of hundreds of digits)."""
-    if type(value) not in (int, float):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
 
 
 def frozen(value: Any) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reports.report import finite_number
+from cortex.core.numbers import finite_number
 from reports.vocabulary import human_ms
 
 __all__ = ["human_bytes", "human_ms", "human_value", "threshold_value"]

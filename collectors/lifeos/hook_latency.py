@@ -28,7 +28,8 @@ from collectors.lifeos.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.metric import Metric, Summary, graphable, json_object
+from collectors.metric import Metric, Summary, json_object
+from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -174,4 +175,4 @@ def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> It
 
 def _seconds_worth(value: Any) -> bool:
     """A stored duration a metric can carry: a finite number of ms, not negative."""
-    return graphable(value) and value >= 0
+    return finite_number(value) and value >= 0

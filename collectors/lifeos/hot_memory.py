@@ -16,7 +16,8 @@ from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, read_diagnostics
 from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
-from collectors.metric import Metric, graphable, json_object
+from collectors.metric import Metric, json_object
+from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -99,8 +100,8 @@ def collect(layout: Layout) -> HotMemoryEvidence:
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The valid entries of each hot-memory file, labelled by file, against cap_pressure and up to its cap."""
     for hot in map(json_object, evidence.get("files") or ()):
-        if graphable(hot.get("valid_entries")):
+        if finite_number(hot.get("valid_entries")):
             cap = hot.get("cap_entries")
             yield Metric("hot_memory_entries", "Valid entries in a hot-memory file (the cap is 48).",
                          hot["valid_entries"], "count", (("file", str(hot.get("label"))),),
-                         warn=limit("cap_pressure"), maximum=cap if graphable(cap) else None)
+                         warn=limit("cap_pressure"), maximum=cap if finite_number(cap) else None)

@@ -13,7 +13,8 @@ from collections import namedtuple
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.lifeos.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
-from collectors.metric import Metric, graphable, seconds
+from collectors.metric import Metric, seconds
+from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -114,11 +115,11 @@ def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> It
     if evidence.get("status") != "ok":
         return
     oldest = evidence.get("oldest_mtime_ms")
-    if now_ms is not None and graphable(oldest):
+    if now_ms is not None and finite_number(oldest):
         yield Metric("observability_oldest_age_seconds",
                      "Age of the oldest observability log (by mtime, future mtimes count as 0), in seconds.",
                      seconds(max(0, now_ms - oldest)), "seconds", warn=limit("observability_max_age_ms", 1000))
-    if graphable(evidence.get("bytes")):
+    if finite_number(evidence.get("bytes")):
         yield Metric("observability_bytes", "Total size of the *.jsonl and *.log files under OBSERVABILITY.",
                      evidence["bytes"], "bytes", warn=limit("observability_max_bytes"))
         yield Metric("observability_files", "Number of *.jsonl and *.log files under OBSERVABILITY.",

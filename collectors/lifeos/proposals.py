@@ -10,7 +10,8 @@ from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
-from collectors.metric import Metric, graphable
+from collectors.metric import Metric
+from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,6 +57,6 @@ def collect(layout: Layout) -> ProposalEvidence:
 # What this evidence gives a monitoring system (collectors.metric_table lists this function).
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The pending proposals of a log that could be read, against proposal_backlog."""
-    if evidence.get("status") in ("ok", "malformed") and graphable(evidence.get("pending")):
+    if evidence.get("status") in ("ok", "malformed") and finite_number(evidence.get("pending")):
         yield Metric("pending_proposals", "Proposals whose status is exactly \"pending\".", evidence["pending"],
                      "count", warn=limit("proposal_backlog"))

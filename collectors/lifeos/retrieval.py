@@ -15,7 +15,8 @@ from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import as_json
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
 from cortex.layout import RETRIEVALS_LOG as LOG_NAME
-from collectors.metric import Metric, graphable, json_object, seconds
+from collectors.metric import Metric, json_object, seconds
+from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,6 +83,6 @@ def collect(layout: Layout) -> RetrievalEvidence:
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The age of the latest retrieval row, against retrieval_stale_ms."""
     at_ms = json_object(evidence.get("latest")).get("at_ms")
-    if now_ms is not None and graphable(at_ms):
+    if now_ms is not None and finite_number(at_ms):
         yield Metric("retrieval_age_seconds", "Age of the latest retrieval row at the time of the run, in seconds.",
                      seconds(now_ms - at_ms), "seconds", warn=limit("retrieval_stale_ms", 1000))

@@ -19,7 +19,8 @@ from collectors.readers.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, as_json
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
-from collectors.metric import Metric, graphable, json_object, seconds
+from collectors.metric import Metric, json_object, seconds
+from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -164,6 +165,6 @@ def collect(layout: Layout) -> ReviewerEvidence:
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The age of the latest reviewer run, against reviewer_stale_ms."""
     at_ms = json_object(evidence.get("latest")).get("at_ms")
-    if now_ms is not None and graphable(at_ms):
+    if now_ms is not None and finite_number(at_ms):
         yield Metric("reviewer_age_seconds", "Age of the latest reviewer run at the time of the run, in seconds.",
                      seconds(now_ms - at_ms), "seconds", warn=limit("reviewer_stale_ms", 1000))

@@ -57,3 +57,16 @@ def ascii_decimal(text: str) -> float | None:
     if not (whole or fraction) or any(part and not ascii_digits(part) for part in (whole, fraction)):
         return None
     return float(text)
+
+
+def finite_number(value: object) -> bool:
+    """A JSON number a float can hold (a bool is not one, nor an integer of hundreds of digits): a hand-edited
+    line may hold any JSON number. Used by the report, its units and every collector's metrics."""
+    if type(value) not in (int, float):
+        return False
+    from math import isfinite  # here, not at the top: the hooks that read numbers with this module load no math
+
+    try:
+        return isfinite(value)
+    except OverflowError:
+        return False

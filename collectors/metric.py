@@ -51,7 +51,6 @@ def json_object(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-
 def seconds(ms: float) -> float:
     """Milliseconds as seconds, shortest-exact: 14.283 ms is 0.014283 s, never 0.014282999999999999."""
     if isinstance(ms, int) or not math.isfinite(ms):

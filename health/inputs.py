@@ -31,10 +31,6 @@ class Inputs(namedtuple("Inputs", "layout spec clock thresholds checks")):
 
     __slots__ = ()
 
-    @property
-    def layout_name(self) -> str:
-        return self.spec.name
-
 
 def root_of(options, environ: Mapping[str, str]) -> str:
     """ROOT, absolute: --root > CORTEX_HEALTH_ROOT > CLAUDE_CONFIG_DIR > ~/.claude."""

@@ -72,7 +72,7 @@ def audit(options: Options, environ: Mapping[str, str], checks: tuple[CheckRow, 
     layout, clock, thresholds, checks = inputs.layout, inputs.clock, inputs.thresholds, inputs.checks
     selected = None if options.selected is None else frozenset(options.selected)
     if selected is not None and not selected & set(names(checks)):
-        raise AuditError(f"usage: --only/--skip leave no {inputs.layout_name} collector to run", root)
+        raise AuditError(f"usage: --only/--skip leave no {inputs.spec.name} collector to run", root)
     layout = inputs.spec.prepare(layout)  # the layout's shared step (Dense Context's one tree scan), then its collectors
     evidence = collect_all(layout, collectors(checks), selected)
     assessment = evaluate(evidence, thresholds, clock, rules(checks))

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any, NoReturn, TextIO
 
-HELP_FLAGS = ("-h", "--help")
 USAGE_EXIT = 3  # the auditor cannot run as asked (cortex-health's exit 3)
 
 

@@ -75,9 +75,11 @@ def test_license_changelog_and_pyproject_metadata():
     changelog = (REPO / "CHANGELOG.md").read_text()
     assert "## [Unreleased]" in changelog and f"## [{INSTALLED}]" in changelog
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    assert project["license"] == {"text": "MIT"} and "License :: OSI Approved :: MIT License" in project["classifiers"]
+    # PEP 639: an SPDX expression, not the deprecated table and license classifier (setuptools fails those from 2027)
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert not any(classifier.startswith("License ::") for classifier in project["classifiers"])
     assert project["keywords"] and {"Homepage", "Changelog"} <= set(project["urls"])
     meta = metadata("cortex-health")
-    assert "Topic :: System :: Monitoring" in meta.get_all("Classifier")
+    assert "Topic :: System :: Monitoring" in meta.get_all("Classifier") and meta["License-Expression"] == "MIT"
     orjson = next(line for line in (REPO / "pyproject.toml").read_text().splitlines() if '"orjson' in line)
     assert "required" in orjson and "optional" not in orjson

@@ -14,25 +14,21 @@ they use it.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 from collections import namedtuple
 
 from cortex import layout as contract
+from cortex.core.sha256 import sha256_hex
 from cortex.evidencerows import is_count
 
 CHECKPOINT_NAME = contract.HEALTH_CHECKPOINT
 CHECKPOINT_SCHEMA = "cortex-health-checkpoint/v1"
 MAX_CHECKPOINT_BYTES = 4096
-EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
+EMPTY_SHA256 = sha256_hex(b"")
 _LINK = re.compile(rb',"chain":\{"seq":([1-9][0-9]{0,15}),"prev":"([0-9a-f]{64})"\}\}\Z')
 _KEY = b'"chain":'  # inside a JSON string a quote is escaped, so this only occurs as a key
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def checkpoint_path(log: str) -> str:

@@ -6,7 +6,6 @@ recomputed. The marker alone is the healthy no-index-v1 state, proven without ha
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections import namedtuple
@@ -15,6 +14,7 @@ from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
+from cortex.core.sha256 import sha256_for
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus
 from cortex.core.strictjson import parse_object
@@ -56,10 +56,10 @@ def read_json_object(path: str, anchor: str, limit: int) -> dict | str:
 
 
 def sha256_of(path: str) -> tuple[str, int]:
-    digest = hashlib.sha256()
     size = 0
     fd = open_regular(path)
     try:
+        digest = sha256_for(os.fstat(fd).st_size)()
         while chunk := os.read(fd, 1 << 20):
             digest.update(chunk)
             size += len(chunk)

@@ -8,9 +8,9 @@ thresholds. Every problem is a UsageError; argparse never prints or exits on its
 from __future__ import annotations
 
 import argparse
-from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
+from cortex.core.fasttuple import namedtuple
 from health.commands import listing
 from health.commands.base import UsageError
 from health.layouts import NAMES as LAYOUT_NAMES

@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections import namedtuple
 
 from cortex import layout as contract
+from cortex.core.fasttuple import namedtuple
 from cortex.core.sha256 import sha256_hex
 from cortex.evidencerows import is_count
 

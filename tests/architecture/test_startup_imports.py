@@ -76,6 +76,8 @@ def test_turn_commands_import_no_dataclasses(tree, tmp_path, args):  # noqa: F81
 # The audit's digests come from CPython's own SHA-256 and BLAKE2b (cortex.core.sha256: OpenSSL only for a
 # megabyte or more), its PATH search is the install collector's own (shutil brings bz2, lzma and zlib).
 NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma")
+# The audit's plain command line is read without argparse (health.options.quick_args; gettext and locale with it).
+NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
 
 
 @pytest.mark.parametrize("args", [["--format", "json", "--no-write"], ["gate", "--timeout", "60"]])
@@ -88,7 +90,8 @@ def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     extra = ("health.judge", "collectors", "subprocess") if args[0] == "gate" else ()
     # Records are named tuples (a dataclass costs ~0.5 ms to define); the host name comes from os.uname;
     # typing (~2 ms) only behind TYPE_CHECKING.
-    found = heavy_in(modules, extra + ("dataclasses", "inspect", "socket", "secrets", "typing") + NOT_ON_THE_AUDIT)
+    found = heavy_in(modules, extra + ("dataclasses", "inspect", "socket", "secrets", "typing") + NOT_ON_THE_AUDIT
+                     + (NOT_ON_THE_AUDITS_COMMAND_LINE if args[0] != "gate" else ()))
     allowed = ("collectors", "collectors.readers", "collectors.readers.paths", "collectors.healthlog",
                "collectors.healthlog.format", "collectors.healthlog.read")
     assert [name for name in found if name not in allowed] == []

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from functools import cache
 
 from cortex import layout as contract
 from cortex.core.fasttuple import namedtuple
@@ -27,8 +28,12 @@ CHECKPOINT_NAME = contract.HEALTH_CHECKPOINT
 CHECKPOINT_SCHEMA = "cortex-health-checkpoint/v1"
 MAX_CHECKPOINT_BYTES = 4096
 EMPTY_SHA256 = sha256_hex(b"")
-_LINK = re.compile(rb',"chain":\{"seq":([1-9][0-9]{0,15}),"prev":"([0-9a-f]{64})"\}\}\Z')
 _KEY = b'"chain":'  # inside a JSON string a quote is escaped, so this only occurs as a key
+
+
+@cache
+def _link():  # compiled on first use: an audit of a tree without a health log never needs it
+    return re.compile(rb',"chain":\{"seq":([1-9][0-9]{0,15}),"prev":"([0-9a-f]{64})"\}\}\Z')
 
 
 def checkpoint_path(log: str) -> str:
@@ -38,7 +43,7 @@ def checkpoint_path(log: str) -> str:
 
 def link_of(content: bytes) -> tuple[int, str] | str | None:
     """(seq, prev) of a line (without its newline); None when it carries no chain; a reason when the chain is bent."""
-    found = _LINK.search(content, max(0, len(content) - 128))
+    found = _link().search(content, max(0, len(content) - 128))
     if found:
         return int(found.group(1)), found.group(2).decode("ascii")
     if _KEY in content:

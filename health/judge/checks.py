@@ -13,7 +13,7 @@ prepare step (health.layouts.dense_context), not an import.
 """
 from __future__ import annotations
 
-from importlib import import_module
+import sys
 
 from collectors.lifeos import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                                memory_root, observability, proposals, retrieval, review_cadence, review_state,
@@ -133,7 +133,8 @@ _DC_ROWS = (("dc_structure", "structure"), ("dc_caps", "caps"), ("dc_atoms", "at
 def _lazy(module: str, function: str):
     """`function` of `module`, imported on first call: a layout not audited (and the probe) never loads its modules."""
     def call(*args):
-        return getattr(import_module(module), function)(*args)
+        __import__(module)  # importlib.import_module's answer, without loading importlib (and warnings) for it
+        return getattr(sys.modules[module], function)(*args)
     return call
 
 

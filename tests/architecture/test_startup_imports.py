@@ -81,7 +81,9 @@ NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib",
 NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
 
 
-@pytest.mark.parametrize("args", [["--format", "json", "--no-write"], ["gate", "--timeout", "60"]])
+# A healthy report in text without a terminal is plain lines: no rich (HEAVY) either.
+@pytest.mark.parametrize("args", [["--format", "json", "--no-write"], ["--format", "text", "--no-write"],
+                                  ["gate", "--timeout", "60"]])
 def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     root = copy_demo(tmp_path)
     modules = modules_after("health", [*args, "--root", str(root), "--now", NOW], clean_env(), tmp_path)

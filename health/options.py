@@ -4,12 +4,11 @@ Called by health.cli for `cortex-health [flags]` and by health.gate, which accep
 check flags. Every flag falls back to its environment variable here, in one place
 (CLI > env > default); health.inputs then turns Options into the frozen layout, clock and
 thresholds. Every problem is a UsageError; argparse never prints or exits on its own. The audit's
-common command line (plain flags and `--option VALUE` pairs) is read without argparse (quick_args).
+common command line (plain flags and `--option VALUE` pairs) is read without argparse (health.quickargs).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import SimpleNamespace
 
 from cortex.core.fasttuple import namedtuple
 from health.commands import listing
@@ -202,8 +201,11 @@ def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
           out: TextIO | None = None, checks: tuple | None = None) -> tuple[Options, Output]:
     from reports.formats import names
 
+    from health.quickargs import quick_args
+
     formats = names()
-    args = quick_args(argv, formats) or build_parser(formats, out).parse_args(list(argv))
+    choices = {"format": formats, "layout": LAYOUT_NAMES, "fail_on": FAIL_ON}
+    args = quick_args(argv, choices) or build_parser(formats, out).parse_args(list(argv))
     if args.json and args.format not in (None, "json"):
         raise UsageError(f"--json conflicts with --format {args.format}")
     chosen = "json" if args.json else args.format or default_format(environ, tty)
@@ -211,31 +213,3 @@ def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
                     format_given=bool(args.json or args.format))
     return options_from(args, environ, checks), output
 
-
-# What quick_args reads: words that mean exactly one thing to build_parser's parser, whatever surrounds them.
-QUICK_FLAGS = {"--no-write": "no_write", "--probe": "probe", "--otlp": "otlp", "--json": "json", "-v": "verbose",
-               "--verbose": "verbose", "--quiet": "quiet", "--list-checks": "list_checks"}
-QUICK_VALUES = {"--root": "root", "--now": "now", "--config": "config", "--report-path": "report_path",
-                "--prometheus-textfile": "prometheus_textfile", "--index-manifest": "index_manifest",
-                "--format": "format", "--layout": "layout", "--fail-on": "fail_on"}
-
-
-def quick_args(argv: Sequence[str], formats: Sequence[str]) -> SimpleNamespace | None:
-    """build_parser(formats).parse_args(argv)'s namespace for a command line of QUICK_FLAGS and `QUICK_VALUES VALUE`
-    pairs (a value not starting with `-`, within the option's choices), without importing argparse (with gettext
-    and locale, and the parser's construction: about 20M instructions, 8% of an audit); None for anything else
-    (help, --version, `--option=VALUE`, the repeatable typed options, every usage error), which argparse reads."""
-    choices = {"format": formats, "layout": LAYOUT_NAMES, "fail_on": FAIL_ON}
-    values: dict = dict.fromkeys((*QUICK_FLAGS.values(), "version"), False)
-    values.update(dict.fromkeys(QUICK_VALUES.values()), threshold=[], only=[], skip=[])
-    words = iter(argv)
-    for word in words:
-        if word in QUICK_FLAGS:
-            values[QUICK_FLAGS[word]] = True
-            continue
-        dest = QUICK_VALUES.get(word)
-        value = next(words, None) if dest is not None else None
-        if value is None or value.startswith("-") or (dest in choices and value not in choices[dest]):
-            return None
-        values[dest] = value
-    return SimpleNamespace(**values)

@@ -3,23 +3,25 @@
 Called by health.cli for `cortex-health [flags]` and by health.gate, which accepts the same
 check flags. Every flag falls back to its environment variable here, in one place
 (CLI > env > default); health.inputs then turns Options into the frozen layout, clock and
-thresholds. Every problem is a UsageError; argparse never prints or exits on its own.
+thresholds. Every problem is a UsageError; argparse never prints or exits on its own. The audit's
+common command line (plain flags and `--option VALUE` pairs) is read without argparse (health.quickargs).
 """
 from __future__ import annotations
 
-import argparse
-from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
+from cortex.core.fasttuple import namedtuple
 from health.commands import listing
 from health.commands.base import UsageError
 from health.layouts import NAMES as LAYOUT_NAMES
-from health.parser import Parser, closest
 from health.runoptions import Options
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
+    import argparse
     from typing import TextIO
+
+    from health.parser import Parser
 
 TRUE = frozenset(["1", "true", "yes", "on"])
 FALSE = frozenset(["", "0", "false", "no", "off"])
@@ -39,6 +41,10 @@ class Output(namedtuple("Output", "format verbose quiet fail_on list_checks form
 
 def threshold_pair(text: str) -> tuple[str, str]:
     """NAME=VALUE with a known NAME (a misspelt one is a usage error naming the closest; values are judged later)."""
+    import argparse
+
+    from health.parser import closest
+
     name, sep, value = text.partition("=")
     if not sep or not name:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
@@ -51,6 +57,8 @@ def threshold_pair(text: str) -> tuple[str, str]:
 
 
 def name_list(text: str) -> list[str]:
+    import argparse
+
     names = [part.strip().replace("-", "_") for part in text.split(",")]
     if not all(names):
         raise argparse.ArgumentTypeError(f"expected NAME[,NAME...], got {text!r}")
@@ -103,6 +111,8 @@ def add_output_options(parser: argparse.ArgumentParser, formats: Sequence[str]) 
 
 
 def build_parser(formats: Sequence[str], out: TextIO | None = None) -> Parser:
+    from health.parser import Parser
+
     parser = Parser(prog="cortex-health", allow_abbrev=False,
                     description="Audit a LifeOS memory tree: exit 0 ok, 1 warn, 2 critical, 3 when the auditor "
                     "cannot run.",
@@ -191,10 +201,15 @@ def parse(argv: Sequence[str], environ: Mapping[str, str], tty: bool,
           out: TextIO | None = None, checks: tuple | None = None) -> tuple[Options, Output]:
     from reports.formats import names
 
-    args = build_parser(names(), out).parse_args(list(argv))
+    from health.quickargs import quick_args
+
+    formats = names()
+    choices = {"format": formats, "layout": LAYOUT_NAMES, "fail_on": FAIL_ON}
+    args = quick_args(argv, choices) or build_parser(formats, out).parse_args(list(argv))
     if args.json and args.format not in (None, "json"):
         raise UsageError(f"--json conflicts with --format {args.format}")
     chosen = "json" if args.json else args.format or default_format(environ, tty)
     output = Output(chosen, verbose=args.verbose, quiet=args.quiet, fail_on=args.fail_on, list_checks=args.list_checks,
                     format_given=bool(args.json or args.format))
     return options_from(args, environ, checks), output
+

@@ -5,7 +5,8 @@ parses and waits) never imports the check list and every collector behind health
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from cortex.core.fasttuple import namedtuple
+
 
 
 _FIELDS = ("root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout otlp "

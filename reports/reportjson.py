@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 
 from reports.report import SCHEMA_ID
 
@@ -23,7 +24,6 @@ _OVERALL = frozenset({"ok", "warn", "critical", "unknown"})
 _SOURCES = frozenset({"default", "config", "env", "cli"})
 _UNITS = frozenset({"ms", "bytes", "count"})
 _STATUSES = frozenset({"ok", "missing", "malformed", "unreadable", "error", "skipped"})
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode
 
 
@@ -41,6 +41,11 @@ def report_json(document: dict[str, Any]) -> str:
         from reports.schema import report_json as validated
 
         return validated(document)
+
+
+@cache
+def _hex64():  # compiled on first use: only a report with a chain link needs it
+    return re.compile(r"[0-9a-f]{64}")
 
 
 def _need(condition: bool) -> None:
@@ -73,7 +78,7 @@ def _ordered(doc: Any) -> dict[str, Any]:
     chain = doc.get("chain")
     if chain is not None:
         _need(type(chain) is dict and set(chain) == {"seq", "prev"} and type(chain["seq"]) is int and chain["seq"] >= 1)
-        _need(type(chain["prev"]) is str and _HEX64.fullmatch(chain["prev"]) is not None)
+        _need(type(chain["prev"]) is str and _hex64().fullmatch(chain["prev"]) is not None)
         out["chain"] = {"seq": chain["seq"], "prev": chain["prev"]}
     return out
 

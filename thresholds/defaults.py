@@ -6,8 +6,7 @@ environment variable that overrides it, the reference implementation's camelCase
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
+from cortex.core.fasttuple import namedtuple
 from thresholds import dense_context
 
 SECOND_MS = 1000

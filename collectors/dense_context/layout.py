@@ -8,7 +8,8 @@ BASE exists without it, so a first publication does not fail.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
+
+from cortex.core.fasttuple import namedtuple
 
 HEALTH_LOG_PARTS = ("logs", "cortex-health.jsonl")
 ATOM_FOLDERS = ("experiments", "knowledge", "patterns")

@@ -14,25 +14,26 @@ they use it.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-from collections import namedtuple
+from functools import cache
 
 from cortex import layout as contract
+from cortex.core.fasttuple import namedtuple
+from cortex.core.sha256 import sha256_hex
 from cortex.evidencerows import is_count
 
 CHECKPOINT_NAME = contract.HEALTH_CHECKPOINT
 CHECKPOINT_SCHEMA = "cortex-health-checkpoint/v1"
 MAX_CHECKPOINT_BYTES = 4096
-EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
-_LINK = re.compile(rb',"chain":\{"seq":([1-9][0-9]{0,15}),"prev":"([0-9a-f]{64})"\}\}\Z')
+EMPTY_SHA256 = sha256_hex(b"")
 _KEY = b'"chain":'  # inside a JSON string a quote is escaped, so this only occurs as a key
 
 
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+@cache
+def _link():  # compiled on first use: an audit of a tree without a health log never needs it
+    return re.compile(rb',"chain":\{"seq":([1-9][0-9]{0,15}),"prev":"([0-9a-f]{64})"\}\}\Z')
 
 
 def checkpoint_path(log: str) -> str:
@@ -42,7 +43,7 @@ def checkpoint_path(log: str) -> str:
 
 def link_of(content: bytes) -> tuple[int, str] | str | None:
     """(seq, prev) of a line (without its newline); None when it carries no chain; a reason when the chain is bent."""
-    found = _LINK.search(content, max(0, len(content) - 128))
+    found = _link().search(content, max(0, len(content) - 128))
     if found:
         return int(found.group(1)), found.group(2).decode("ascii")
     if _KEY in content:

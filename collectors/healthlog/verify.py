@@ -16,13 +16,13 @@ only the first break is reported: what broke, and on which line.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from collections import namedtuple
 
+from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import open_regular
 from collectors.healthlog.chain import Checkpoint, link_of, sha256_hex
+from cortex.core.sha256 import sha256_for
 
 BLOCK = 1 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -82,7 +82,8 @@ class Verification:
 
 def _lines(fd: int, offset: int, max_line_bytes: int):
     """(start, end, sha256 hex, content or None when over-long) of each line from `offset`."""
-    hasher, content, start, overlong = hashlib.sha256(), bytearray(), offset, False
+    new = sha256_for(os.fstat(fd).st_size - offset)  # one constructor for every line: OpenSSL's for a large log
+    hasher, content, start, overlong = new(), bytearray(), offset, False
     position = offset
     while True:
         chunk = os.pread(fd, BLOCK, position)
@@ -102,7 +103,7 @@ def _lines(fd: int, offset: int, max_line_bytes: int):
                 break
             end = position + newline + 1
             yield start, end, hasher.hexdigest(), None if overlong else bytes(content[:-1])
-            hasher, start, overlong = hashlib.sha256(), end, False
+            hasher, start, overlong = new(), end, False
             content.clear()
             begin = newline + 1
         position += len(chunk)
@@ -144,7 +145,7 @@ def _head_problem(fd: int, size: int, point: Checkpoint, max_line_bytes: int) ->
 
 def prefix_hash(fd: int, end: int, extra: bytes = b"") -> str:
     """SHA-256 of the log's first `end` bytes, then `extra` (what the line with seq 1 commits to)."""
-    hasher, position = hashlib.sha256(), 0
+    hasher, position = sha256_for(end)(), 0
     while position < end:
         chunk = os.pread(fd, min(BLOCK, end - position), position)
         if not chunk:

@@ -10,13 +10,13 @@ kept items leaves this module, never their text.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from collections import namedtuple
 
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
+from cortex.core.fasttuple import namedtuple
+from cortex.core.sha256 import sha256
 from cortex.reviewrows import run_id_ms
 from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState
@@ -49,7 +49,7 @@ def kept(path: str, run_id: str) -> tuple[KeptFailures, str | None]:
         raw = read_bounded(path, MAX_FILE_BYTES)
         entries = json.loads(raw)["items"]
         codes = sorted({str(entry.get("code"))[:40] for entry in entries if isinstance(entry, dict)})
-        return KeptFailures(run_id, len(entries), tuple(codes)), hashlib.sha256(raw).hexdigest()
+        return KeptFailures(run_id, len(entries), tuple(codes)), sha256(raw).hexdigest()
     except (OSError, UnsafeFile, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return KeptFailures(run_id, None, ()), None
 

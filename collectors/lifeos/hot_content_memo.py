@@ -13,11 +13,11 @@ damaged, foreign, stale or absent, or no folder, means judging again.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
 from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
+from cortex.core.sha256 import blake2b
 
 FORMAT = "cortex-health-hot-content/1"
 KINDS = ("imperative", "injection", "duplicates", "ephemeral")
@@ -40,7 +40,7 @@ def _detectors_stamp() -> str:
 
 
 def memo_key(text: str) -> str:
-    return hashlib.blake2b(f"{_detectors_stamp()}\0{text}".encode("utf-8", "surrogatepass"),
+    return blake2b(f"{_detectors_stamp()}\0{text}".encode("utf-8", "surrogatepass"),
                            digest_size=16).hexdigest()
 
 

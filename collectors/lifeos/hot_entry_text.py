@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import namedtuple
+from functools import cache
 
+from cortex.core.fasttuple import namedtuple
 from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
 
 SHOWN_CHARS = 160
 _TAG = re.compile(r"\s*(?:" + "|".join(re.escape(tag) for tag in PROVENANCE_TAGS) + r")\s*$")
-_SPACES = re.compile(r"\s+")
 _INVISIBLE = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
 
 
@@ -34,9 +34,14 @@ def split_entry(line: int, text: str) -> Entry:
     return Entry(line, text, prefix, _TAG.sub("", body).strip())
 
 
+@cache
+def _spaces():  # compiled on first use: only duplicate detection folds entries
+    return re.compile(r"\s+")
+
+
 def folded(text: str) -> str:
     """NFKC, case-folded, whitespace collapsed, trailing punctuation dropped: how two entries are compared."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip().rstrip(" .。!！;；,，")
+    return _spaces().sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip().rstrip(" .。!！;；,，")
 
 
 def shown(text: str, limit: int = SHOWN_CHARS) -> str:

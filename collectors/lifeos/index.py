@@ -6,15 +6,16 @@ recomputed. The marker alone is the healthy no-index-v1 state, proven without ha
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-from collections import namedtuple
+from functools import cache
 
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
+from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
+from cortex.core.sha256 import sha256_for
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus
 from cortex.core.strictjson import parse_object
@@ -23,7 +24,6 @@ MANIFEST_SCHEMA = "lifeos-cortex-index/v1"
 MANIFEST_KEYS = frozenset(["schema", "canonical_sha256", "index_path", "index_sha256", "indexed_at"])
 POLICY = {"schema": "lifeos-cortex-index-policy/v1", "policy": "no-index-v1"}
 MAX_MANIFEST_BYTES = 1 << 20
-_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 
 ABSENT, NO_INDEX, VERIFIED, MISMATCH, INVALID = "absent", "no-index-v1", "verified", "mismatch", "invalid"
 
@@ -55,11 +55,16 @@ def read_json_object(path: str, anchor: str, limit: int) -> dict | str:
     return row if isinstance(row, dict) else f"malformed: {row}"
 
 
+@cache
+def _sha256_hex():  # compiled on first use: a tree without an index manifest never needs it
+    return re.compile(r"[0-9a-f]{64}\Z")
+
+
 def sha256_of(path: str) -> tuple[str, int]:
-    digest = hashlib.sha256()
     size = 0
     fd = open_regular(path)
     try:
+        digest = sha256_for(os.fstat(fd).st_size)()
         while chunk := os.read(fd, 1 << 20):
             digest.update(chunk)
             size += len(chunk)
@@ -82,7 +87,7 @@ def manifest_problem(manifest: dict) -> str | None:
     if manifest["schema"] != MANIFEST_SCHEMA:
         return f"schema must be {MANIFEST_SCHEMA!r}"
     for key in ("canonical_sha256", "index_sha256"):
-        if not isinstance(manifest[key], str) or not _SHA256.match(manifest[key]):
+        if not isinstance(manifest[key], str) or not _sha256_hex().match(manifest[key]):
             return f"{key} must be 64 lowercase hex digits"
     return index_path_problem(manifest["index_path"])
 

@@ -14,9 +14,7 @@ The install kind decides what is required:
 from __future__ import annotations
 
 import os
-import shutil
 import stat
-from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.readers.settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
@@ -24,6 +22,7 @@ from collectors.readers.fsprobe import file_kind
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
 from collectors.evidence import EvidenceStatus
+from cortex.core.fasttuple import namedtuple
 
 LIFEOS_NATIVE = "lifeos-native"
 CORTEX_NATIVE = "cortex-native"
@@ -123,8 +122,22 @@ def resolve_program(command: HookCommand, env: Mapping[str, str]) -> ResolvedCom
             return result(program, None)
         return result(None, f"{program} is not an executable file")
     path = env.get("PATH", os.defpath)  # an unset PATH means the shell's default, as for the agent
-    found = shutil.which(program, path=path) if path else None
+    found = on_path(program, path) if path else None
     return result(found, None if found else f"{program} is not on the hooks' PATH ({brief(path)})")
+
+
+def on_path(program: str, path: str) -> str | None:
+    """shutil.which(program, path=path) for a bare name on POSIX, without importing shutil (with bz2, lzma and
+    zlib: about 3 ms of every audit): the first PATH entry (each searched once) holding it as a non-directory
+    this process may execute."""
+    seen = set()
+    for folder in path.split(os.pathsep):
+        if folder not in seen:
+            seen.add(folder)
+            name = os.path.join(folder, program)
+            if os.path.exists(name) and os.access(name, os.F_OK | os.X_OK) and not os.path.isdir(name):
+                return name
+    return None
 
 
 def subagent_flags(settings: SettingsFile, environ: Mapping[str, str]) -> tuple[SubagentFlag, ...]:

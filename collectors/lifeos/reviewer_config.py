@@ -14,9 +14,7 @@ An absent file means the defaults, as for the hooks (only the override is checke
 """
 from __future__ import annotations
 
-import hashlib
 import json
-from collections import namedtuple
 
 from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
@@ -24,7 +22,9 @@ from collectors.lifeos.layout import Layout
 from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
 from collectors.readers.text import clip
 from cortex import __version__, layout as contract
+from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.core.sha256 import sha256
 from cortex.errors import CortexError
 from cortex.review.reviewdefaults import COMMAND_ENV, command_override, config_absent, config_path
 
@@ -60,7 +60,7 @@ def _memo_key(path: str, environ) -> str | None:
     except (OSError, UnsafeFile):
         return None  # unreadable: the loader says why, every time (no pydantic is saved on a broken file)
     override = environ.get(COMMAND_ENV, "")
-    return hashlib.sha256(data + b"\0" + override.encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256(data + b"\0" + override.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _shaped(verdict: object) -> bool:

@@ -8,15 +8,15 @@ pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule de
 """
 from __future__ import annotations
 
-import hashlib
 import re
-from collections import namedtuple
 
 from collectors.readers.jsonl import scan_jsonl, tail_rows
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
 from collectors.readers.text import brief
+from cortex.core.fasttuple import namedtuple
+from cortex.core.sha256 import blake2b
 from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
@@ -108,7 +108,7 @@ def token(run_id: str) -> str:
     """A reviewer run id as is, any other id as a digest (so no free text lands in a cursor)."""
     if RUN_ID.match(run_id):
         return run_id
-    return "#" + hashlib.blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return "#" + blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def order(kept: str) -> str:

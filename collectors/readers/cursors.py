@@ -15,7 +15,6 @@ privacy-stripped evidence, never a row's text.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from collectors.readers.jsonl import MAX_LINE_BYTES, LogScan, Tally, read_failur
 from collectors.readers.memos import DAMAGED, FORMAT, cursor_path, load_sealed, save_cursor
 from collectors.readers.rowscan import Position, read_rows
 from cortex.core.safeio import open_regular
+from cortex.core.sha256 import blake2b
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; the protocol only documents and checks types
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def checked_ranges(offset: int) -> list[tuple[int, int]]:
 
 
 def digest(fd: int, start: int, length: int) -> str:
-    return hashlib.blake2b(os.pread(fd, length, start), digest_size=16).hexdigest()
+    return blake2b(os.pread(fd, length, start), digest_size=16).hexdigest()
 
 
 def load_cursor(path: str, log: str, key: str, fd: int) -> dict | None:

@@ -11,12 +11,12 @@ out again; one that cannot be written is simply not remembered.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 
 from cortex.core.cachedir import FILE_MODE
 from cortex.core.safeio import read_bounded
+from cortex.core.sha256 import blake2b
 
 FORMAT = "cortex-health-cursor/1"  # the cursors' format, and part of every file's name in the folder
 SEAL = b',"seal":"'  # the last key of a saved cursor or memo: BLAKE2b-128 of the object without it
@@ -25,13 +25,13 @@ MAX_CURSOR_BYTES = 8 << 20  # an aggregate bigger than this is not remembered (t
 
 def cursor_path(folder: str, log: str, key: str, max_line_bytes: int, suffix: str = ".json") -> str:
     """The file in `folder` remembering (log, key) ("*.json" cursors; collectors.readers.tailstamps keeps "*.stamps")."""
-    name = hashlib.blake2b(f"{FORMAT}\0{os.path.realpath(log)}\0{key}\0{max_line_bytes}".encode(
+    name = blake2b(f"{FORMAT}\0{os.path.realpath(log)}\0{key}\0{max_line_bytes}".encode(
         "utf-8", "surrogateescape"), digest_size=16).hexdigest()
     return os.path.join(folder, name + suffix)
 
 
 def _seal_of(body: bytes) -> bytes:
-    return hashlib.blake2b(body, digest_size=16, person=b"cortex-health").hexdigest().encode()
+    return blake2b(body, digest_size=16, person=b"cortex-health").hexdigest().encode()
 
 
 def sealed(body: bytes) -> bytes:

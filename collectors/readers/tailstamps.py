@@ -13,10 +13,10 @@ foreign or absent, or no folder, means every line is decoded.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 
 from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
+from cortex.core.sha256 import blake2b
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -39,7 +39,7 @@ def tail_stamps(lines: list[bytes], log: str, folder: str | None) -> list[str | 
     seen: dict[str, str | None] = {}
     stamps = []
     for line in lines:
-        key = hashlib.blake2b(line, digest_size=16).hexdigest()
+        key = blake2b(line, digest_size=16).hexdigest()
         stamp = known[key] if key in known else line_stamp(line)
         seen[key] = stamp
         stamps.append(stamp)

@@ -13,14 +13,14 @@ prepare step (health.layouts.dense_context), not an import.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-from importlib import import_module
+import sys
 
 from collectors.lifeos import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                                memory_root, observability, proposals, retrieval, review_cadence, review_state,
                                reviewer, reviewer_lifecycle, search_cache)
 from collectors.lifeos import corpus, hook_failures, hook_latency, hot_content, reviewer_config
 from collectors.runner import Collector
+from cortex.core.fasttuple import namedtuple
 from health.judge.catalogue import Check
 from health.judge.catalogue import dense_context as dense_context_entries
 from health.judge.catalogue import dispatch_failures as dispatch_failures_entries
@@ -133,7 +133,8 @@ _DC_ROWS = (("dc_structure", "structure"), ("dc_caps", "caps"), ("dc_atoms", "at
 def _lazy(module: str, function: str):
     """`function` of `module`, imported on first call: a layout not audited (and the probe) never loads its modules."""
     def call(*args):
-        return getattr(import_module(module), function)(*args)
+        __import__(module)  # importlib.import_module's answer, without loading importlib (and warnings) for it
+        return getattr(sys.modules[module], function)(*args)
     return call
 
 

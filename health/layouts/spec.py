@@ -7,7 +7,8 @@ so the --layout choices and the auto-detection stay import-light.
 """
 from __future__ import annotations
 
-from collections import namedtuple
+from cortex.core.fasttuple import namedtuple
+
 
 
 class Detection(namedtuple("Detection", "found what hint", defaults=(None,))):

@@ -19,8 +19,8 @@ define `render_live(report, out, *, layout, environ, stderr)`, which the CLI cal
 after a run of its own (otlp-json: what only a live run has, the memory operations since its
 cursor). Modules are listed without importing them
 and only the chosen one is imported, so adding a format is a one-file change and costs the
-others nothing. importlib is imported on demand: the status line imports
-`reports.formats.statusline` and must not pay for it. The package folder is listed with
+others nothing. importlib is not imported (__import__ does its work here): the status line imports
+`reports.formats.statusline` and the audit its format, and neither pays for it. The package folder is listed with
 os.scandir rather than pkgutil.iter_modules, which imports inspect (with ast, dis and
 tokenize: about 4 ms of every run that parses a command line).
 """
@@ -40,8 +40,10 @@ def names() -> list[str]:
 
 def load(name: str):
     """The module of format `name` (a --format value); KeyError for an unknown one."""
-    import importlib
+    import sys
 
     if name not in names():
         raise KeyError(name)
-    return importlib.import_module(f"{__name__}.{FORMAT_MODULES.get(name, name)}")
+    module = f"{__name__}.{FORMAT_MODULES.get(name, name)}"
+    __import__(module)  # importlib.import_module's answer, without loading importlib (and warnings) for it
+    return sys.modules[module]

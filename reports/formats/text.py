@@ -2,7 +2,8 @@
 
 Chosen by the CLI on a terminal or with --format text. rich is imported here only. Without
 a terminal the table is plain text at a fixed width (120, or COLUMNS), which the golden-file
-tests compare. A finding id is never wrapped (it is what a user pastes into `explain`); below
+tests compare; a report without findings is then written without rich (plain_lines) when its
+lines are plain ASCII that rich would print unchanged. A finding id is never wrapped (it is what a user pastes into `explain`); below
 120 columns the empty Measured/Threshold columns are dropped; -v lines and the ok: list wrap at
 word boundaries with a hanging indent.
 With -v every finding also gets its evidence, its threshold and source, and the fix from
@@ -11,11 +12,14 @@ the finding's catalogue entry (reports.hints), the same text `cortex-health expl
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TextIO
 
 from reports.report import Report
 from reports.units import human_bytes, human_value
 from reports.severity import worst_first
+
+TYPE_CHECKING = False  # typing costs a text run ~2 ms; TextIO is only an annotation
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["human_bytes", "human_value", "render"]
 
@@ -87,8 +91,47 @@ def plain_width(environ: Mapping[str, str] | None) -> int:
     return given or PLAIN_WIDTH
 
 
+def plain_lines(report: Report, width: int) -> list[str] | None:
+    """What render prints without a terminal for a report with no findings, read without rich (its import is most
+    of a text run: about 150M instructions): each line as rich prints it when it is printable ASCII without markup
+    and none rich would wrap. None for anything else (findings, a long or unusual line), which rich renders."""
+    if report.findings:
+        return None
+    counts, overall = report.counts, report.overall
+    header = (f"cortex-health {overall.upper()}  critical {counts.critical}, warn {counts.warn}, ok {counts.ok}  "
+              f"at {report.ts}")  # render's markup, without colour
+    unwrapped = [header, f"root: {report.root or '(not resolved)'}",
+                 "No problems found." if overall == "ok" else
+                 "Nothing was checked: the verdict is unknown (see the reason below)."]
+    wrapped_lines = []  # printed with soft_wrap: never wrapped by rich
+    if report.skipped:
+        wrapped_lines.append(wrapped("skipped (not checked): " + ", ".join(report.skipped), width, 4))
+    if report.ok_summary:
+        wrapped_lines.append(wrapped("ok: " + ", ".join(map(whole, report.ok_summary)), width, 4))
+    last = [f"reason: {report.reason}"] if report.reason else []
+    if any("[" in part or "\\" in part for part in (overall, str(report.ts))) or \
+            not all(_plain(line) and len(line) < width for line in unwrapped + last) or \
+            not all(part.isascii() and part.isprintable() for line in wrapped_lines for part in line.split("\n")):
+        return None
+    return unwrapped + wrapped_lines + last
+
+
+def _plain(line: str) -> bool:
+    """Printable ASCII without a leading or trailing space (which rich's wrapping could treat otherwise)."""
+    return line.isascii() and line.isprintable() and line == line.strip()
+
+
 def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
+    lines = None if tty or verbose else plain_lines(report, plain_width(environ))
+    if lines is not None:
+        out.write("".join(line + "\n" for line in lines))
+    else:
+        render_rich(report, out, tty=tty, verbose=verbose, environ=environ)
+
+
+def render_rich(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
+                environ: Mapping[str, str] | None = None) -> None:
     from rich.console import Console
 
     console = Console(file=out, force_terminal=tty, color_system="auto" if tty else None,

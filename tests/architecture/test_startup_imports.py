@@ -200,7 +200,8 @@ print(json.dumps({"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
 """
 
 
-@pytest.mark.parametrize("kind,args", [("health", ["--format", "json", "--no-write"]), ("cortex", ["hot", "render"])])
+@pytest.mark.parametrize("kind,args", [("health", ["--format", "json", "--no-write"]), ("cortex", ["hot", "render"]),
+                                       ("cortex", ["recall", "green tea"])])  # recall holds it off for its work
 def test_the_collector_pauses_while_a_command_loads_and_is_on_again_after(tree, tmp_path, kind, args):  # noqa: F811
     """Start-up objects are frozen out of collection (gc.freeze) and the collector runs again afterwards."""
     if kind == "health":

@@ -31,6 +31,7 @@ from cortex.searchcache.coldcorpus import ColdCorpus
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_postings,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
+from cortex.searchcache.merged import decode_merged
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
 from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
@@ -234,19 +235,25 @@ class CachedCorpus:
                 lengths, facts.postings = query_postings(facts.records, query_terms)
                 facts.lengths = array("i", lengths)
 
-    def _postings(self, keys: list[str]) -> list[tuple[int, str, array]]:
-        """(file_no, key, (seq, tf) pairs) of every file holding one of `keys`: counted afresh or stored."""
+    def _postings(self, keys: list[str]) -> list[tuple[str, list, array, array]]:
+        """(key, file numbers, seqs, tfs) chunks of the postings of `keys`: counted afresh, or stored (a term's
+        merged row when it has one, else its per-file rows)."""
         found, stored = [], {}
         for facts in self.facts:
             if facts.postings is not None:
                 for key in keys:
                     pairs = facts.postings.get(key)
                     if pairs:
-                        found.append((facts.file_no, key, pairs))
+                        found.append((key, [facts.file_no] * (len(pairs) // 2), pairs[0::2], pairs[1::2]))
             elif facts.entry_id is not None:
                 stored[facts.entry_id] = facts
         if stored:
-            found += decode_postings(self.store.postings(keys), stored, keys)
+            merged = self.store.merged(keys)
+            found += decode_merged(merged, stored)
+            merged_keys = {row[0] for row in merged}
+            rest = [key for key in keys if key not in merged_keys]
+            if rest:
+                found += decode_postings(self.store.postings(rest), stored, rest)
         return found
 
     def _recover(self, error: Exception) -> None:

@@ -198,8 +198,7 @@ def summary_facts(stored: tuple, file_no: int) -> FileFacts:
     summary was written, so only their shape is checked here."""
     try:
         path, entry_id, seed, indexed, ids, lengths_bytes, bounds, heads = stored
-        lengths = array("i")
-        lengths.frombytes(lengths_bytes)
+        lengths = array("i", lengths_bytes if type(lengths_bytes) is bytes else None)  # from bytes: frombytes
     except (ValueError, TypeError) as error:
         raise DamagedEntry(f"the summary of the search cache does not decode: {error}") from None
     if len(lengths) != len(ids) or (bounds is not None and not (len(bounds[0]) == len(bounds[1]) == len(ids))):

@@ -122,7 +122,7 @@ class CachedCorpus:
         files = summary.files
         if index:
             places = [place if place is not None and files[place][3] else None for place in places]
-        if all(place is None for place in places):
+        if not places or (type(places) is list and places.count(None) == len(places)):
             return False
         for file_no, place in enumerate(places):
             path = self.files[file_no]
@@ -133,11 +133,8 @@ class CachedCorpus:
 
     def _check_and_row(self) -> None:
         """The rules that span files (record count, unique ids) on the loaded facts, and the rows."""
-        count = 0
-        for facts in self.facts:
-            check_record_count(count, len(facts.ids))
-            count += len(facts.ids)
         ids = [record_id for facts in self.facts for record_id in facts.ids]
+        check_record_count(0, len(ids))  # the running total's check after each file fails exactly when this does
         if len(set(ids)) != len(ids):  # rare: name the first repeat exactly as the uncached loader does
             check_unique_ids([facts.head(seq) for facts in self.facts for seq in range(len(facts.ids))], self.root)
         self.rows = [Row(facts, seq) for facts in self.facts for seq in range(len(facts.ids))]

@@ -3,8 +3,8 @@
 A warm call ranks with the postings of its query's terms. Stored per file and term, a word in
 every note costs a row fetched, checked and decoded per file (3,000 rows for a two-word prompt
 at 1,500 notes, most of a warm recall's ranking). The `merged` table keeps, per term found in
-at least MIN_FILES files, every (entry id, record, count) triple of it in one blob (entry-id
-order), under a CRC-32 of itself and its term. It is derived state: the per-file rows stay the
+at least MIN_FILES files, every (entry id, record, count) of it in one blob of three columns
+(entry-id order), under a CRC-32 of itself and its term. It is derived state: the per-file rows stay the
 source (one edited file stays one file's rows to write), and every write that changes a term's
 per-file rows deletes that term's merged row in the same transaction and lists the term as
 stale; the builder (after the answer, cortex.searchcache.builder) merges the stale terms again
@@ -19,10 +19,10 @@ import zlib
 from array import array
 from itertools import groupby
 
-from cortex.searchcache.entries import DamagedEntry, identity, posting_crc
+from cortex.searchcache.entries import DamagedEntry, identity
 
 MIN_FILES = 2  # a term of one file is its one per-file row already
-_TRIPLE = "I"  # (entry id, seq, tf): unsigned 32-bit integers, like the per-file pairs
+_TRIPLE = "I"  # entry ids, seqs, tfs: unsigned 32-bit integers, like the per-file pairs
 
 
 def merged_crc(term: str, data) -> int:
@@ -51,18 +51,22 @@ def merge_stale(db) -> None:
 
 
 def _merged(term: str, group: list, seeds: dict) -> bytes | None:
-    triples = array(_TRIPLE)
-    for _term, file_id, data, crc in group:
-        seed = seeds.get(file_id)
-        if seed is None or posting_crc(data, term, seed) != crc or len(data) % (2 * triples.itemsize):
-            return None
-        pairs = array(_TRIPLE, data)
-        try:
-            for seq, tf in zip(pairs[0::2], pairs[1::2]):
-                triples.extend((file_id, seq, tf))
-        except OverflowError:  # an entry id past 32 bits: this term stays per file
-            return None
-    return triples.tobytes()
+    """Three columns of one length: entry ids, seqs, tfs (each pair's file, record and count, in file order)."""
+    files, seqs, tfs = array(_TRIPLE), array(_TRIPLE), array(_TRIPLE)
+    prefix = b"P" + term.encode("utf-8", "surrogatepass") + b"\0"  # posting_crc's, written out: a row per file
+    crc32, size = zlib.crc32, 2 * files.itemsize
+    try:
+        for _term, file_id, data, crc in group:
+            seed = seeds.get(file_id)
+            if seed is None or type(data) is not bytes or crc32(data, crc32(prefix, seed)) != crc or len(data) % size:
+                return None
+            pairs = array(_TRIPLE, data)
+            files.extend(array(_TRIPLE, [file_id]) * (len(pairs) // 2))
+            seqs.extend(pairs[0::2])
+            tfs.extend(pairs[1::2])
+    except OverflowError:  # an entry id past 32 bits: this term stays per file
+        return None
+    return files.tobytes() + seqs.tobytes() + tfs.tobytes()
 
 
 def decode_merged(rows, stored: dict) -> list[tuple[str, list, array, array]]:
@@ -73,8 +77,9 @@ def decode_merged(rows, stored: dict) -> list[tuple[str, list, array, array]]:
     for term, data, crc in rows:
         if type(data) is not bytes or type(term) is not str or merged_crc(term, data) != crc or len(data) % size:
             raise DamagedEntry("merged postings fail their checksum")
-        triples = array(_TRIPLE, data)
-        owners, seqs, tfs = list(map(stored.get, triples[0::3])), triples[1::3], triples[2::3]
+        columns = array(_TRIPLE, data)
+        n = len(columns) // 3
+        owners, seqs, tfs = list(map(stored.get, columns[:n])), columns[n:2 * n], columns[2 * n:]
         complete = True
         for facts, seq in zip(owners, seqs):  # one pass: every owner trusted and holding the record
             if facts is None or seq >= len(facts.ids):

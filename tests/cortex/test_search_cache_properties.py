@@ -145,12 +145,14 @@ def assert_merged_rows_agree(cache: Path) -> None:
             for term, data, crc in db.execute("SELECT term, data, crc FROM merged"):
                 if type(data) is not bytes or merged_crc(term, data) != crc:
                     continue
-                triples = array("I")
+                files, seqs, tfs = array("I"), array("I"), array("I")
                 for file_id, pairs in db.execute("SELECT file, data FROM postings WHERE term=? ORDER BY file", (term,)):
                     pairs = array("I", pairs)
                     for seq, tf in zip(pairs[0::2], pairs[1::2]):
-                        triples.extend((file_id, seq, tf))
-                assert triples.tobytes() == data, term
+                        files.append(file_id)
+                        seqs.append(seq)
+                        tfs.append(tf)
+                assert files.tobytes() + seqs.tobytes() + tfs.tobytes() == data, term
 
 
 def summary_bytes(cache: Path) -> bytes | None:

@@ -28,10 +28,10 @@ from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.builder import BuildJob, submit
 from cortex.searchcache.coldcorpus import ColdCorpus
-from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_postings,
+from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
-from cortex.searchcache.merged import decode_merged
+from cortex.searchcache.merged import stored_postings
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
 from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
@@ -245,12 +245,7 @@ class CachedCorpus:
             elif facts.entry_id is not None:
                 stored[facts.entry_id] = facts
         if stored:
-            merged = self.store.merged(keys)
-            found += decode_merged(merged, stored)
-            merged_keys = {row[0] for row in merged}
-            rest = [key for key in keys if key not in merged_keys]
-            if rest:
-                found += decode_postings(self.store.postings(rest), stored, rest)
+            found += stored_postings(self.store, keys, stored)
         return found
 
     def _recover(self, error: Exception) -> None:

@@ -19,7 +19,7 @@ import zlib
 from array import array
 from itertools import groupby
 
-from cortex.searchcache.entries import DamagedEntry, identity
+from cortex.searchcache.entries import DamagedEntry, decode_postings, identity
 
 MIN_FILES = 2  # a term of one file is its one per-file row already
 _TRIPLE = "I"  # entry ids, seqs, tfs: unsigned 32-bit integers, like the per-file pairs
@@ -92,4 +92,16 @@ def decode_merged(rows, stored: dict) -> list[tuple[str, list, array, array]]:
             owners = [facts for facts, _seq, _tf in kept]
             seqs, tfs = array(_TRIPLE, [seq for _f, seq, _tf in kept]), array(_TRIPLE, [tf for _f, _s, tf in kept])
         found.append((term, [facts.file_no for facts in owners], seqs, tfs))
+    return found
+
+
+def stored_postings(store, keys: list[str], stored: dict) -> list[tuple[str, list, array, array]]:
+    """The chunks of `keys` for the entries of `stored`: a key's merged row when it has one, else its per-file
+    rows (entries.decode_postings)."""
+    merged = store.merged(keys)
+    found = decode_merged(merged, stored)
+    merged_keys = {row[0] for row in merged}
+    rest = [key for key in keys if key not in merged_keys]
+    if rest:
+        found += decode_postings(store.postings(rest), stored, rest)
     return found

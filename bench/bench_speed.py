@@ -298,11 +298,16 @@ def bench_hooks(new: Venv, old: Venv, env: dict, scratch: Path, options) -> dict
             ("recall (1,500)", ["cortex", "recall"], PROMPT, 3.0, None),
             ("gate", ["cortex-health", "gate", "--timeout", "60", "--root", str(gated), "--now", DEMO_NOW], "", 3.0,
              lambda: wait_for_gate(gated))]
+    # Each side its own search cache: a cache of the other code's schema would be replaced, and the recall
+    # measured cold.
+    side_env = {side: {**hook_env, "CORTEX_CACHE_DIR": str(scratch / f"hook-cache-{side}")} for side in ("new", "old")}
     for venv, side in ((new, "new"), (old, "old")):
-        run([venv.script("cortex"), "recall"], hook_env, PROMPT)  # fill the cache (and its builder)
-        wait_for_builder(scratch / "hook-cache")
+        env_side = side_env[side]
+        for _ in range(2):  # fill the cache (the first call's builder), then its summary (the second call)
+            run([venv.script("cortex"), "recall"], env_side, PROMPT)
+            wait_for_builder(scratch / f"hook-cache-{side}")
         for name, argv, stdin, goal, after in rows:
-            pair = bench_pair([venv.python, "-c", "pass"], [venv.script(argv[0]), *argv[1:]], hook_env, hook_env,
+            pair = bench_pair([venv.python, "-c", "pass"], [venv.script(argv[0]), *argv[1:]], env_side, env_side,
                               options.hook_runs, stdin, same_answer=False, after=after)
             out[f"{side} {name}"] = pair
             if side == "new":
@@ -315,8 +320,8 @@ def bench_hooks(new: Venv, old: Venv, env: dict, scratch: Path, options) -> dict
         print("  instructions (callgrind, one run each, the command's own process; the previous gate's process also"
               " waited for its forked audit, not counted here):")
         for venv, side in ((new, "new"), (old, "old")):
-            floor = instructions([venv.python, "-c", "pass"], hook_env)
-            counts = {name: instructions([venv.script(argv[0]), *argv[1:]], hook_env, stdin, after)
+            floor = instructions([venv.python, "-c", "pass"], side_env[side])
+            counts = {name: instructions([venv.script(argv[0]), *argv[1:]], side_env[side], stdin, after)
                       for name, argv, stdin, _goal, after in rows}
             out[f"{side} instructions"] = {"pass": floor, **counts}
             if floor:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 
+from cortex.core import gcpause
 from cortex.errors import InvalidInput
 from cortex.hookinput import is_subagent, payload_text, read_hook_payload
 from cortex.invocation import CommandSpec, Invocation
@@ -20,7 +21,15 @@ from cortex.hot.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
 
 
 def recall_command(inv: Invocation) -> tuple[int, str]:
-    started = time.perf_counter()
+    """The collector held off for the whole answer (cortex.core.gcpause: a short-lived hook)."""
+    collecting = gcpause.hold()
+    try:
+        return _recall(inv, time.perf_counter())
+    finally:
+        gcpause.release(collecting)
+
+
+def _recall(inv: Invocation, started: float) -> tuple[int, str]:
     if is_subagent(inv):
         return 0, ""
     if len(inv.positionals) > 1:

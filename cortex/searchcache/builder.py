@@ -108,6 +108,7 @@ def build(job: BuildJob) -> None:
                 store.write(batch, meta)
                 batch, flushed = [], time.monotonic()
         store.write(batch, meta, job.gone)
+        store.merge()  # the terms those writes changed, merged again for the whole root
     except (sqlite3.Error, OSError):
         pass
     finally:

@@ -198,8 +198,7 @@ def summary_facts(stored: tuple, file_no: int) -> FileFacts:
     summary was written, so only their shape is checked here."""
     try:
         path, entry_id, seed, indexed, ids, lengths_bytes, bounds, heads = stored
-        lengths = array("i")
-        lengths.frombytes(lengths_bytes)
+        lengths = array("i", lengths_bytes if type(lengths_bytes) is bytes else None)  # from bytes: frombytes
     except (ValueError, TypeError) as error:
         raise DamagedEntry(f"the summary of the search cache does not decode: {error}") from None
     if len(lengths) != len(ids) or (bounds is not None and not (len(bounds[0]) == len(bounds[1]) == len(ids))):
@@ -209,9 +208,9 @@ def summary_facts(stored: tuple, file_no: int) -> FileFacts:
     return facts
 
 
-def decode_postings(rows, stored: dict, keys: list[str]) -> list[tuple[int, str, array]]:
-    """Per stored posting row (entry id, key, data, crc) of an entry in `stored` (entry id: FileFacts), its file's
-    number, key and (seq, tf) pairs, each checked (posting_crc, written out: a warm recall decodes a row per query
+def decode_postings(rows, stored: dict, keys: list[str]) -> list[tuple[str, list, array, array]]:
+    """Per stored posting row (entry id, key, data, crc) of an entry in `stored` (entry id: FileFacts), its key,
+    file number (once per pair), seqs and tfs, each checked (posting_crc, written out: a warm recall decodes a row per query
     term per file, 3,000 at 1,500 files) and naming only records its file holds; DamagedEntry otherwise."""
     prefixes = {key: b"P" + key.encode("utf-8", "surrogatepass") + b"\0" for key in keys}  # posting_crc's
     crc32, size, found = zlib.crc32, 2 * array(_PAIR).itemsize, []
@@ -224,7 +223,7 @@ def decode_postings(rows, stored: dict, keys: list[str]) -> list[tuple[int, str,
         pairs = array(_PAIR, data)
         if pairs and max(pairs[0::2]) >= len(facts.ids):
             raise DamagedEntry("postings name a record the file does not hold")
-        found.append((facts.file_no, key, pairs))
+        found.append((key, [facts.file_no] * (len(pairs) // 2), pairs[0::2], pairs[1::2]))
     return found
 
 

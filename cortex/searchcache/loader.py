@@ -28,9 +28,10 @@ from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.builder import BuildJob, submit
 from cortex.searchcache.coldcorpus import ColdCorpus
-from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, decode_postings,
+from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
+from cortex.searchcache.merged import stored_postings
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
 from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
@@ -121,7 +122,7 @@ class CachedCorpus:
         files = summary.files
         if index:
             places = [place if place is not None and files[place][3] else None for place in places]
-        if all(place is None for place in places):
+        if not places or (type(places) is list and places.count(None) == len(places)):
             return False
         for file_no, place in enumerate(places):
             path = self.files[file_no]
@@ -132,11 +133,8 @@ class CachedCorpus:
 
     def _check_and_row(self) -> None:
         """The rules that span files (record count, unique ids) on the loaded facts, and the rows."""
-        count = 0
-        for facts in self.facts:
-            check_record_count(count, len(facts.ids))
-            count += len(facts.ids)
         ids = [record_id for facts in self.facts for record_id in facts.ids]
+        check_record_count(0, len(ids))  # the running total's check after each file fails exactly when this does
         if len(set(ids)) != len(ids):  # rare: name the first repeat exactly as the uncached loader does
             check_unique_ids([facts.head(seq) for facts in self.facts for seq in range(len(facts.ids))], self.root)
         self.rows = [Row(facts, seq) for facts in self.facts for seq in range(len(facts.ids))]
@@ -234,19 +232,20 @@ class CachedCorpus:
                 lengths, facts.postings = query_postings(facts.records, query_terms)
                 facts.lengths = array("i", lengths)
 
-    def _postings(self, keys: list[str]) -> list[tuple[int, str, array]]:
-        """(file_no, key, (seq, tf) pairs) of every file holding one of `keys`: counted afresh or stored."""
+    def _postings(self, keys: list[str]) -> list[tuple[str, list, array, array]]:
+        """(key, file numbers, seqs, tfs) chunks of the postings of `keys`: counted afresh, or stored (a term's
+        merged row when it has one, else its per-file rows)."""
         found, stored = [], {}
         for facts in self.facts:
             if facts.postings is not None:
                 for key in keys:
                     pairs = facts.postings.get(key)
                     if pairs:
-                        found.append((facts.file_no, key, pairs))
+                        found.append((key, [facts.file_no] * (len(pairs) // 2), pairs[0::2], pairs[1::2]))
             elif facts.entry_id is not None:
                 stored[facts.entry_id] = facts
         if stored:
-            found += decode_postings(self.store.postings(keys), stored, keys)
+            found += stored_postings(self.store, keys, stored)
         return found
 
     def _recover(self, error: Exception) -> None:

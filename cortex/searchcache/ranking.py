@@ -1,11 +1,12 @@
-"""Search cache ranking: BM25 from stored postings, term by term and file by file; called by cortex.searchcache.loader.CachedCorpus.rank.
+"""Search cache ranking: BM25 from stored postings, term by term; called by cortex.searchcache.loader.CachedCorpus.rank.
 
 Only the postings of the query's terms are read. The statistics (n, total length, df) are
 those of `rows` (the narrowed, valid records) plus the uncached `extra` records, and each
 record's score adds the same per-term values as cortex.core.search.score_bm25 (its
 length_norms and term_score), in the same query-term order, so the floats (and so the
-envelopes) are identical to an uncached ranking. Scores live in one list per file, indexed
-by the record's place in it: no per-posting dictionary work.
+envelopes) are identical to an uncached ranking. A term's postings come in chunks of three
+columns (file numbers, seqs, tfs): a per-file row or a term's merged row (cortex.searchcache.merged);
+each record appears at most once per term, so the chunks' order changes no sum.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from cortex.searchcache.entries import LONE, Row
 
 def rank_postings(rows: list, query: str, files: list, postings_of, extra: list = (), everything: bool = False,
                   limit: int | None = None, counted: bool = False):
-    """`postings_of(keys)` yields (file_no, key, (seq, tf) pairs) for every file of `files`;
+    """`postings_of(keys)` yields (key, file numbers, seqs, tfs) chunks for the files of `files`;
     `everything` says `rows` is the whole corpus (no membership test needed); `limit`: only the best
     that many (the head of the full order); `counted`: (that list, how many rows scored above 0)."""
     query_terms = list(dict.fromkeys(terms(query)))
@@ -35,13 +36,12 @@ def rank_postings(rows: list, query: str, files: list, postings_of, extra: list 
         for row in rows:
             allowed.setdefault(row.facts.file_no, set()).add(row.seq)
         total_length = sum(row.length for row in rows)
-        found = {term: {file_no: _kept(pairs, allowed.get(file_no, ())) for file_no, pairs in per_file.items()}
-                 for term, per_file in found.items()}
+        found = {term: [_kept(chunk, allowed) for chunk in chunks] for term, chunks in found.items()}
     extra = list(extra)
     extra_matches, extra_length = tokenized_matches(extra, query_terms)
     n = len(rows) + len(extra)
     avg = (total_length + extra_length) / max(1, n)
-    df = {term: sum(len(pairs) // 2 for pairs in found[term].values()) for term in query_terms}
+    df = {term: sum(len(chunk[1]) for chunk in found[term]) for term in query_terms}
     for _record, _length, frequencies in extra_matches:
         for term in frequencies:
             df[term] += 1
@@ -68,15 +68,15 @@ def _score_per_file(files: list, query_terms: list[str], found: dict, idfs: dict
     norms: dict[int, list[float]] = {}
     for term in query_terms:  # term by term: each record's sum is added up in query-term order
         idf = idfs[term]
-        for file_no, pairs in found[term].items():
-            if file_no not in scores:
-                scores[file_no] = [0.0] * len(files[file_no].ids)
-                norms[file_no] = length_norms(files[file_no].lengths, avg)
-            total, norm = scores[file_no], norms[file_no]
-            # term_score(idf, tf, norm) written out: this loop runs once per posting (350,000 times for a
-            # prompt at 50,000 records) and the call costs a third of it; test_search_cache_properties
-            # and test_the_inlined_score_is_term_score keep the two the same expression.
-            for seq, tf in zip(pairs[0::2], pairs[1::2]):
+        for file_nos, seqs, tfs in found[term]:
+            for file_no, seq, tf in zip(file_nos, seqs, tfs):
+                if file_no not in scores:
+                    scores[file_no] = [0.0] * len(files[file_no].ids)
+                    norms[file_no] = length_norms(files[file_no].lengths, avg)
+                total, norm = scores[file_no], norms[file_no]
+                # term_score(idf, tf, norm) written out: this loop runs once per posting (350,000 times for a
+                # prompt at 50,000 records) and the call costs a third of it; test_search_cache_properties
+                # and test_the_inlined_score_is_term_score keep the two the same expression.
                 total[seq] += idf * tf * 2.5 / (tf + norm[seq])
     return scores
 
@@ -100,10 +100,9 @@ def _score_flat(files: list, bases: list[int], lengths: array, query_terms: list
     norm = length_norms(lengths, avg)
     for term in query_terms:  # term by term: each record's sum is added up in query-term order
         idf = idfs[term]
-        for file_no, pairs in found[term].items():
-            base = bases[file_no]
-            for seq, tf in zip(pairs[0::2], pairs[1::2]):
-                place = base + seq  # term_score written out, as in _score_per_file
+        for file_nos, seqs, tfs in found[term]:
+            for file_no, seq, tf in zip(file_nos, seqs, tfs):
+                place = bases[file_no] + seq  # term_score written out, as in _score_per_file
                 total[place] += idf * tf * 2.5 / (tf + norm[place])
     extra_ranked = scored_matches(extra_matches, query_terms, idfs, avg)
     floor, positives = _floor([score for score in total if score > 0], extra_ranked, limit)
@@ -129,20 +128,22 @@ def _floor(positive: list[float], extra_ranked: list[Ranked], limit: int | None)
     return math.nextafter(heapq.nlargest(limit, positive)[-1], -math.inf), len(positive)
 
 
-def _postings(postings_of, query_terms: list[str], lone: set[str]) -> dict[str, dict[int, array]]:
-    """Per query term, per file, its (seq, tf) pairs; a lone CJK term's count replaces its token count
+def _postings(postings_of, query_terms: list[str], lone: set[str]) -> dict[str, list]:
+    """Per query term, its (file numbers, seqs, tfs) chunks; a lone CJK term's count replaces its token count
     where the record's text is not ASCII (as cortex.core.search.tokenized_matches does)."""
-    found: dict[str, dict[int, array]] = {term: {} for term in query_terms}
-    lone_found: dict[str, dict[int, array]] = {term: {} for term in lone}
-    for file_no, key, pairs in postings_of(query_terms + [LONE + term for term in lone]):
-        (lone_found[key[1:]] if key.startswith(LONE) else found[key])[file_no] = pairs
-    for term, per_file in lone_found.items():
-        for file_no, pairs in per_file.items():
-            merged = dict(zip(found[term].get(file_no, array("I"))[0::2], found[term].get(file_no, array("I"))[1::2]))
-            merged.update(zip(pairs[0::2], pairs[1::2]))
-            found[term][file_no] = array("I", [value for seq in sorted(merged) for value in (seq, merged[seq])])
+    found: dict[str, list] = {term: [] for term in query_terms}
+    lone_found: dict[str, list] = {term: [] for term in lone}
+    for key, file_nos, seqs, tfs in postings_of(query_terms + [LONE + term for term in lone]):
+        (lone_found[key[1:]] if key.startswith(LONE) else found[key]).append((file_nos, seqs, tfs))
+    for term, chunks in lone_found.items():
+        if chunks:
+            merged = {(file_no, seq): tf for chunk in found[term] for file_no, seq, tf in zip(*chunk)}
+            merged.update(((file_no, seq), tf) for chunk in chunks for file_no, seq, tf in zip(*chunk))
+            found[term] = [([place[0] for place in merged], [place[1] for place in merged], list(merged.values()))]
     return found
 
 
-def _kept(pairs: array, allowed) -> array:
-    return array("I", [value for seq, tf in zip(pairs[0::2], pairs[1::2]) if seq in allowed for value in (seq, tf)])
+def _kept(chunk: tuple, allowed: dict) -> tuple[list, list, list]:
+    """The postings of a chunk whose record is among the rows ranked (`allowed`: file number -> seqs)."""
+    kept = [(file_no, seq, tf) for file_no, seq, tf in zip(*chunk) if seq in allowed.get(file_no, ())]
+    return [one[0] for one in kept], [one[1] for one in kept], [one[2] for one in kept]

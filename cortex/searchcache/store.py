@@ -22,8 +22,8 @@ from cortex.searchcache.location import probe_files, remove_files
 
 # Bump when the stored shape or checksums change, or what the loader makes of a file; byte order and marshal
 # version are part of the blobs' meaning. 2: every checksum binds its value to its key and its file's identity
-# (issue 21), and frontmatter `related` lists are read.
-SCHEMA_VERSION = f"cortex-search-cache/2;{sys.byteorder};marshal4"
+# (issue 21), and frontmatter `related` lists are read. 3: postings merged per term (cortex.searchcache.merged).
+SCHEMA_VERSION = f"cortex-search-cache/3;{sys.byteorder};marshal4"
 PAGE_SIZE = 16384
 BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write
 
@@ -36,7 +36,11 @@ _SCHEMA = (
     " PRIMARY KEY(term, file)) WITHOUT ROWID",
     "CREATE TABLE contents(file INTEGER NOT NULL, seq INTEGER NOT NULL, content TEXT NOT NULL, crc INTEGER NOT NULL,"
     " PRIMARY KEY(file, seq))",
+    # derived from the postings (cortex.searchcache.merged): dropped by every write that changes a term, remade after
+    "CREATE TABLE merged(term TEXT PRIMARY KEY, data BLOB NOT NULL, crc INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE stale(term TEXT PRIMARY KEY) WITHOUT ROWID",
 )
+_TABLES = {"meta", "files", "postings", "contents", "merged", "stale"}
 
 
 class CacheUnusable(Exception):
@@ -130,7 +134,7 @@ class Store:
         if "meta" not in tables:
             raise _Foreign()
         row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None or row[0] != SCHEMA_VERSION or not {"files", "postings", "contents"} <= tables:
+        if row is None or row[0] != SCHEMA_VERSION or not _TABLES <= tables:
             raise _Foreign()
 
     def _create(self) -> None:
@@ -176,6 +180,11 @@ class Store:
         marks = ",".join("?" * len(terms))
         return self.db.execute(f"SELECT file, term, data, crc FROM postings WHERE term IN ({marks})", terms).fetchall()
 
+    def merged(self, terms: list[str]) -> list[tuple[str, bytes, int]]:
+        """The merged rows (term, data, crc) of those of `terms` that have one (cortex.searchcache.merged)."""
+        marks = ",".join("?" * len(terms))
+        return self.db.execute(f"SELECT term, data, crc FROM merged WHERE term IN ({marks})", terms).fetchall()
+
     def contents(self, file_id: int, seqs: list[int]) -> dict[int, tuple[str, int]]:
         marks = ",".join("?" * len(seqs))
         rows = self.db.execute(f"SELECT seq, content, crc FROM contents WHERE file=? AND seq IN ({marks})",
@@ -219,7 +228,8 @@ class Store:
     def write(self, entries: list, meta: dict[str, str], gone: list[str] = ()) -> None:
         """Replace the entries of these paths (each an entries.NewEntry), drop those of `gone` paths and
         set `meta`, all or nothing. Each write draws a new generation: a summary of the files table made
-        before it (cortex.searchcache.summary) is no longer believed."""
+        before it (cortex.searchcache.summary) is no longer believed. The merged rows of the terms it changes
+        go, those terms listed as stale for merge()."""
         meta = {**meta, "generation": os.urandom(16).hex()}
         db = self.db
         db.execute("BEGIN IMMEDIATE")
@@ -227,9 +237,11 @@ class Store:
             paths = [entry.path for entry in entries] + list(gone)
             old = [row[0] for chunk in _chunks(paths) for row in
                    db.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk)]
+            touched = {term for entry in entries for term, _data, _crc in entry.postings}
             for chunk in _chunks(old):
                 marks = ",".join("?" * len(chunk))
-                db.execute(f"DELETE FROM postings WHERE file IN ({marks})", chunk)  # one scan per 500 files
+                touched.update(row[0] for row in db.execute(  # one scan per 500 files
+                    f"DELETE FROM postings WHERE file IN ({marks}) RETURNING term", chunk))
                 db.execute(f"DELETE FROM contents WHERE file IN ({marks})", chunk)
                 db.execute(f"DELETE FROM files WHERE id IN ({marks})", chunk)
             for entry in entries:
@@ -241,7 +253,28 @@ class Store:
                                ((term, file_id, data, crc) for term, data, crc in entry.postings))
                 db.executemany("INSERT INTO contents VALUES(?,?,?,?)",
                                ((file_id, seq, content, crc) for seq, content, crc in entry.contents))
+            for chunk in _chunks(sorted(touched)):
+                db.execute(f"DELETE FROM merged WHERE term IN ({','.join('?' * len(chunk))})", chunk)
+            db.executemany("INSERT OR IGNORE INTO stale VALUES(?)", ((term,) for term in touched))
             db.executemany("INSERT OR REPLACE INTO meta VALUES(?,?)", meta.items())
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def merge(self, everything: bool = False) -> None:
+        """Merge the stale terms' postings (cortex.searchcache.merged), or with `everything` every term again;
+        the builder's last step, after its writes (no new generation: the files table is unchanged)."""
+        from cortex.searchcache.merged import merge_stale
+
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if everything:
+                db.execute("DELETE FROM merged")
+                db.execute("INSERT OR IGNORE INTO stale SELECT DISTINCT term FROM postings")
+            merge_stale(db)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:

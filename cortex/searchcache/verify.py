@@ -65,6 +65,7 @@ def verify(store: Store, root: str, at: str) -> dict:
                "mismatched_count": len(mismatched)}
     removed = [path for path in files if os.path.relpath(path, root_real) in set(mismatched)]
     store.write([], {"verified": json.dumps(verdict, sort_keys=True)}, removed)
+    store.merge(everything=True)  # the merged postings made again from the per-file rows that stand
     return verdict
 
 

@@ -132,6 +132,38 @@ def test_a_moved_or_swapped_value_is_rebuilt_never_believed(tree, tmp_path, argv
     assert_rebuilt_and_same(tree, environ, argv, expected)
 
 
+def test_postings_of_terms_in_two_files_or_more_are_merged_per_term_after_the_build(tree, tmp_path):
+    environ = env(tmp_path)
+    call(tree, environ, "search", "green")
+    with sqlite3.connect(db_of(tree, environ)) as db:
+        merged = {term for (term,) in db.execute("SELECT term FROM merged")}
+        assert db.execute("SELECT count(*) FROM stale").fetchone()[0] == 0
+    assert {"green", "notes", "about"} <= merged and not merged & {"coffee", "tea", "cocoa", "a0"}
+
+
+@pytest.mark.parametrize("statements", [
+    ["UPDATE merged SET data = zeroblob(length(data)) WHERE term='green'"],  # damaged
+    ["UPDATE merged SET term='-' WHERE term='green'", "UPDATE merged SET term='green' WHERE term='notes'",
+     "UPDATE merged SET term='notes' WHERE term='-'"],  # two terms' rows swapped
+    ["UPDATE merged SET data = substr(data, 1, 12) WHERE term='green'", "UPDATE merged SET crc=0 WHERE term='green'"],
+    ["UPDATE merged SET data = 'text' WHERE term='green'"],
+], ids=["damaged", "swapped", "cut", "text"])
+def test_a_damaged_merged_row_is_rebuilt_never_believed(tree, tmp_path, statements):
+    environ = env(tmp_path)
+    expected = uncached(tree, environ, "search", "green notes")
+    call(tree, environ, "search", "green")
+    tamper(db_of(tree, environ), *statements)
+    assert_rebuilt_and_same(tree, environ, ("search", "green notes"), expected)
+
+
+def test_without_merged_rows_the_per_file_rows_answer(tree, tmp_path):
+    environ = env(tmp_path)
+    expected = uncached(tree, environ, "search", "green notes")
+    call(tree, environ, "search", "green")
+    tamper(db_of(tree, environ), "DELETE FROM merged")
+    assert call(tree, environ, "search", "green notes") == (*expected, "")
+
+
 def test_rows_moved_between_the_caches_of_two_roots_are_rebuilt(tmp_path):
     """Two roots whose files have the same names, sizes and record counts: one cache's values (checksums
     and all) put under the other's keys are refused, for search and for get."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sqlite3
 import tempfile
+from array import array
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -32,8 +34,9 @@ record = st.fixed_dictionaries({
 })
 a_file = st.tuples(st.sampled_from(["jsonl", "md"]), st.lists(record, min_size=1, max_size=3))
 EDITS = ["add", "delete", "modify", "same_size", "rename", "symlink", "chmod", "invalid_utf8"]
-# What befalls the summary of the file facts (cortex.searchcache.summary) after the warm calls of a step.
-FATES = ["kept", "deleted", "truncated", "flipped", "older", "folder"]
+# What befalls the summary of the file facts (cortex.searchcache.summary), or the merged postings
+# (cortex.searchcache.merged), after the warm calls of a step.
+FATES = ["kept", "deleted", "truncated", "flipped", "older", "folder", "merged-dropped", "merged-flipped"]
 edit = st.tuples(st.sampled_from(EDITS), st.integers(0, 50), a_file, st.sampled_from(FATES))
 
 
@@ -108,7 +111,13 @@ class Tree:
 
 
 def befall(cache: Path, fate: str, older: bytes | None) -> None:
-    """Do `fate` to the summary beside the kept cache's database (when there is one)."""
+    """Do `fate` to the summary beside the kept cache's database (when there is one), or to its merged rows."""
+    if fate.startswith("merged-"):
+        for path in cache.rglob("search.sqlite"):
+            with sqlite3.connect(path) as db:
+                db.execute("DELETE FROM merged" if fate == "merged-dropped" else  # the per-file rows answer
+                           "UPDATE merged SET data = substr(data, 1, 4) || substr(data, 6) || x'00'")  # damage (and text)
+        return
     found = list(cache.rglob("search.sqlite-summary"))
     for path in found:
         if fate == "deleted":
@@ -124,6 +133,26 @@ def befall(cache: Path, fate: str, older: bytes | None) -> None:
         elif fate == "folder":
             path.unlink()
             path.mkdir()
+
+
+def assert_merged_rows_agree(cache: Path) -> None:
+    """Every merged row that passes its checksum (one the loader would believe) is its term's per-file rows,
+    merged (entry-id order): derived state never disagrees. (A row damaged by a fate stays until read.)"""
+    from cortex.searchcache.merged import merged_crc
+
+    for path in cache.rglob("search.sqlite"):
+        with sqlite3.connect(path) as db:
+            for term, data, crc in db.execute("SELECT term, data, crc FROM merged"):
+                if type(data) is not bytes or merged_crc(term, data) != crc:
+                    continue
+                files, seqs, tfs = array("I"), array("I"), array("I")
+                for file_id, pairs in db.execute("SELECT file, data FROM postings WHERE term=? ORDER BY file", (term,)):
+                    pairs = array("I", pairs)
+                    for seq, tf in zip(pairs[0::2], pairs[1::2]):
+                        files.append(file_id)
+                        seqs.append(seq)
+                        tfs.append(tf)
+                assert files.tobytes() + seqs.tobytes() + tfs.tobytes() == data, term
 
 
 def summary_bytes(cache: Path) -> bytes | None:
@@ -168,6 +197,7 @@ def test_every_read_command_answers_the_same_with_the_cache_on_off_and_cold(star
             expected = answers(tree.memory, off)
             for _ in range(2):  # the first call may fill the cache, the second must use it (and leave a summary)
                 assert answers(tree.memory, kept) == expected, step
+            assert_merged_rows_agree(base / "kept")
             if step is not None:  # the summary fresh, stale (edited files), missing or damaged: the same answers
                 befall(base / "kept", step[3], older)
                 assert answers(tree.memory, kept) == expected, step

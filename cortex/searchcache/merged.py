@@ -1,0 +1,107 @@
+"""Search cache merged postings: one row per term for the whole root, made from the per-file rows; kept by cortex.searchcache.store, read by the loader.
+
+A warm call ranks with the postings of its query's terms. Stored per file and term, a word in
+every note costs a row fetched, checked and decoded per file (3,000 rows for a two-word prompt
+at 1,500 notes, most of a warm recall's ranking). The `merged` table keeps, per term found in
+at least MIN_FILES files, every (entry id, record, count) of it in one blob of three columns
+(entry-id order), under a CRC-32 of itself and its term. It is derived state: the per-file rows stay the
+source (one edited file stays one file's rows to write), and every write that changes a term's
+per-file rows deletes that term's merged row in the same transaction and lists the term as
+stale; the builder (after the answer, cortex.searchcache.builder) merges the stale terms again
+from per-file rows whose own checksums hold. So a snapshot never holds a merged row that
+disagrees with its per-file rows, and a term without one is ranked from those rows. A merged
+row that fails its checksum or names a record its file does not hold is damage (DamagedEntry):
+the cache is dropped and the call answers from the files.
+"""
+from __future__ import annotations
+
+import zlib
+from array import array
+from itertools import groupby
+
+from cortex.searchcache.entries import DamagedEntry, decode_postings, identity
+
+MIN_FILES = 2  # a term of one file is its one per-file row already
+_TRIPLE = "I"  # entry ids, seqs, tfs: unsigned 32-bit integers, like the per-file pairs
+
+
+def merged_crc(term: str, data) -> int:
+    return zlib.crc32(data, zlib.crc32(b"M" + term.encode("utf-8", "surrogatepass") + b"\0"))
+
+
+def merge_stale(db) -> None:
+    """Inside the caller's write transaction: a merged row for every stale term held by at least MIN_FILES
+    files whose per-file rows all pass their checksums (a term with a damaged row keeps none: its rows are
+    read, and found damaged, by the call that needs them); the stale list emptied."""
+    seeds = {file_id: identity(path, (dev, ino, size, mtime_ns, ctime_ns), read_ns) for
+             file_id, path, dev, ino, size, mtime_ns, ctime_ns, read_ns in
+             db.execute("SELECT id, path, dev, ino, size, mtime_ns, ctime_ns, read_ns FROM files")}
+    rows = db.execute("SELECT p.term, p.file, p.data, p.crc FROM stale s JOIN postings p ON p.term = s.term"
+                      " ORDER BY p.term, p.file")
+    made = []
+    for term, group in groupby(rows, key=lambda row: row[0]):
+        group = list(group)
+        if len(group) < MIN_FILES:
+            continue
+        data = _merged(term, group, seeds)
+        if data is not None:
+            made.append((term, data, merged_crc(term, data)))
+    db.executemany("INSERT OR REPLACE INTO merged VALUES(?,?,?)", made)
+    db.execute("DELETE FROM stale")
+
+
+def _merged(term: str, group: list, seeds: dict) -> bytes | None:
+    """Three columns of one length: entry ids, seqs, tfs (each pair's file, record and count, in file order)."""
+    files, seqs, tfs = array(_TRIPLE), array(_TRIPLE), array(_TRIPLE)
+    prefix = b"P" + term.encode("utf-8", "surrogatepass") + b"\0"  # posting_crc's, written out: a row per file
+    crc32, size = zlib.crc32, 2 * files.itemsize
+    try:
+        for _term, file_id, data, crc in group:
+            seed = seeds.get(file_id)
+            if seed is None or type(data) is not bytes or crc32(data, crc32(prefix, seed)) != crc or len(data) % size:
+                return None
+            pairs = array(_TRIPLE, data)
+            files.extend(array(_TRIPLE, [file_id]) * (len(pairs) // 2))
+            seqs.extend(pairs[0::2])
+            tfs.extend(pairs[1::2])
+    except OverflowError:  # an entry id past 32 bits: this term stays per file
+        return None
+    return files.tobytes() + seqs.tobytes() + tfs.tobytes()
+
+
+def decode_merged(rows, stored: dict) -> list[tuple[str, list, array, array]]:
+    """Per merged row (term, data, crc): (term, file numbers, seqs, tfs) of the triples whose entry is in
+    `stored` (entry id: FileFacts, the entries this call trusts; the others' files are read afresh or gone),
+    each checked; DamagedEntry otherwise."""
+    found, size = [], 3 * array(_TRIPLE).itemsize
+    for term, data, crc in rows:
+        if type(data) is not bytes or type(term) is not str or merged_crc(term, data) != crc or len(data) % size:
+            raise DamagedEntry("merged postings fail their checksum")
+        columns = array(_TRIPLE, data)
+        n = len(columns) // 3
+        owners, seqs, tfs = list(map(stored.get, columns[:n])), columns[n:2 * n], columns[2 * n:]
+        complete = True
+        for facts, seq in zip(owners, seqs):  # one pass: every owner trusted and holding the record
+            if facts is None or seq >= len(facts.ids):
+                complete = False
+                break
+        if not complete:
+            kept = [(facts, seq, tf) for facts, seq, tf in zip(owners, seqs, tfs) if facts is not None]
+            if any(seq >= len(facts.ids) for facts, seq, _tf in kept):
+                raise DamagedEntry("merged postings name a record the file does not hold")
+            owners = [facts for facts, _seq, _tf in kept]
+            seqs, tfs = array(_TRIPLE, [seq for _f, seq, _tf in kept]), array(_TRIPLE, [tf for _f, _s, tf in kept])
+        found.append((term, [facts.file_no for facts in owners], seqs, tfs))
+    return found
+
+
+def stored_postings(store, keys: list[str], stored: dict) -> list[tuple[str, list, array, array]]:
+    """The chunks of `keys` for the entries of `stored`: a key's merged row when it has one, else its per-file
+    rows (entries.decode_postings)."""
+    merged = store.merged(keys)
+    found = decode_merged(merged, stored)
+    merged_keys = {row[0] for row in merged}
+    rest = [key for key in keys if key not in merged_keys]
+    if rest:
+        found += decode_postings(store.postings(rest), stored, rest)
+    return found

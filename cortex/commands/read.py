@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 
-from cortex.core.digest import canonical_corpus_digest
 from cortex.errors import InvalidInput, NotFound
 from cortex.invocation import CommandSpec, Invocation
 from cortex.core.jscompat import js_len, js_number
@@ -83,11 +82,11 @@ def status(inv: Invocation) -> dict:
 def rebuild(inv: Invocation) -> dict:
     if not inv.flag("--from-canonical") or inv.positionals:
         raise InvalidInput("rebuild requires --from-canonical")
+    from cortex.core.digest import rebuild_digests  # hashlib (OpenSSL) only for the command that hashes
+
     records = inv.corpus().records
-    canonical = canonical_corpus_digest(records)
     # Reconstruct every record from its serialised view alone, then digest that view.
-    rebuilt_view = [CortexRecord(**_record_fields(r.to_json())) for r in records]
-    rebuilt = canonical_corpus_digest(rebuilt_view)
+    canonical, rebuilt = rebuild_digests(records, lambda view: CortexRecord(**_record_fields(view)))
     return {
         "format": "lifeos-cortex-canonical-rebuild/v1",
         "canonical_digest": canonical,

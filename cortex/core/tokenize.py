@@ -69,6 +69,74 @@ def unicode_terms(text: str) -> list[str]:
 
 terms = unicode_terms  # the tokenizer search and the benchmark use by default
 
+# Word bytes, lowered, kept; every other byte a space: ASCII text's terms (and those of ASCII words among plain
+# separators, whose UTF-8 bytes are all >= 0x80) are this translation's space-separated runs.
+_ASCII_WORD_BYTES = bytes(b + 32 if 65 <= b <= 90 else b if 48 <= b <= 57 or 97 <= b <= 122 else 32 for b in range(256))
+# Folded Latin-1 text: a term is a run of letters and digits (latin_run's class below U+0100).
+_LATIN_WORD_BYTES = bytes(b if chr(b).isalnum() else 32 for b in range(256))
+_LEADS_0100_02FF = [bytes([lead]) for lead in range(0xC4, 0xCC)]  # UTF-8 lead bytes of U+0100 to U+02FF
+_MARKS = bytes(32 if b == 32 else 97 for b in range(256))  # a word byte becomes `a`: a term starts at each ` a`
+
+
+def counting_terms(query_terms: list[str]) -> list[tuple[str, bytes | None, bool]]:
+    """The query's terms as term_counts takes them: (term, its Latin-1 bytes or None, whether it is ASCII)."""
+    counted = []
+    for term in query_terms:
+        try:
+            counted.append((term, term.encode("latin-1"), term.isascii()))
+        except UnicodeEncodeError:  # in no ASCII or Latin-1 text
+            counted.append((term, None, False))
+    return counted
+
+
+def _latin_words(folded: str) -> bytes | None:
+    """latin_run's terms of folded Latin text as space-separated Latin-1 bytes, or None when a character from
+    U+0100 to U+02FF (a letter latin_run keeps, or not) is in it. Every character from U+0300 on is a plain
+    separator's fold there (no letter, digit or mark): a space, as `?` is."""
+    try:
+        return folded.encode("latin-1").translate(_LATIN_WORD_BYTES)
+    except UnicodeEncodeError:
+        pass
+    utf8 = folded.encode("utf-8")
+    if any(lead in utf8 for lead in _LEADS_0100_02FF):
+        return None
+    return folded.encode("latin-1", "replace").translate(_LATIN_WORD_BYTES)
+
+
+def term_counts(text: str, counted: list[tuple[str, bytes | None, bool]]) -> tuple[int, dict[str, int]] | None:
+    """(len(terms(text)), {term: terms(text).count(term)} for each counted term that occurs), found without making
+    the list of terms (a string per word: most of a search's cost) where `terms` splits text on single characters:
+    ASCII text, ASCII words among plain separators, folded Latin-1 text. None for any other text (the caller
+    tokenizes it). Tests compare the two on every path."""
+    if text.isascii():
+        words, latin = text.encode("ascii").translate(_ASCII_WORD_BYTES), False
+    else:
+        first = tables.beyond_ascii_words().search(text)
+        if first is None:
+            # unicode_terms' second path: `[a-z0-9]+` of text.lower(), where no character beyond ASCII lowers into
+            # a letter or digit (tests check every separator): each of their UTF-8 bytes is a space here.
+            words, latin = text.encode("utf-8").translate(_ASCII_WORD_BYTES), False
+        elif tables.beyond_latin_words().search(text, first.start()) is None:
+            words, latin = _latin_words(fold(text)), True
+            if words is None:
+                return None
+        else:
+            return None
+    marks = words.translate(_MARKS)
+    length = marks.count(b" a") + (marks[:1] == b"a")
+    padded = b" " + words + b" "
+    found: dict[str, int] = {}
+    for term, encoded, ascii_term in counted:
+        if encoded is None or not (latin or ascii_term):
+            continue
+        key = b" " + encoded + b" "
+        n = padded.count(key)
+        if n:
+            if b" " + encoded + key in padded:  # the term twice, one separator apart: count() shared it
+                n = words.split().count(encoded)
+            found[term] = n
+    return length, found
+
 
 def fold(text: str) -> str:
     """NFKC, case-fold, NFKC again (case folding can leave a string un-normalised)."""

@@ -69,66 +69,75 @@ def unicode_terms(text: str) -> list[str]:
 
 terms = unicode_terms  # the tokenizer search and the benchmark use by default
 
-# Word bytes, lowered, kept; every other byte a space: ASCII text's terms (and those of ASCII words among plain
-# separators, whose UTF-8 bytes are all >= 0x80) are this translation's space-separated runs.
+# Word bytes, lowered, kept; every other byte a space: ASCII text's terms are this translation's space-separated runs.
 _ASCII_WORD_BYTES = bytes(b + 32 if 65 <= b <= 90 else b if 48 <= b <= 57 or 97 <= b <= 122 else 32 for b in range(256))
-# Folded Latin-1 text: a term is a run of letters and digits (latin_run's class below U+0100).
-_LATIN_WORD_BYTES = bytes(b if chr(b).isalnum() else 32 for b in range(256))
-_LEADS_0100_02FF = [bytes([lead]) for lead in range(0xC4, 0xCC)]  # UTF-8 lead bytes of U+0100 to U+02FF
 _MARKS = bytes(32 if b == 32 else 97 for b in range(256))  # a word byte becomes `a`: a term starts at each ` a`
+_UNSURE = 1  # term_counts' byte for a character it cannot fold alone (a control character: in no record)
+_UNSURE_BYTE = bytes([_UNSURE])
 
 
-def counting_terms(query_terms: list[str]) -> list[tuple[str, bytes | None, bool]]:
-    """The query's terms as term_counts takes them: (term, its Latin-1 bytes or None, whether it is ASCII)."""
+@functools.cache
+def _latin1_word_bytes() -> bytes:
+    """Each Latin-1 character as term_counts reads it: its fold when that is one letter or digit below U+0100, a
+    space when its fold holds none (a separator), else _UNSURE (µ, ß, ½, ¨: folds beyond one Latin-1 character,
+    or the general algorithm's)."""
+    beyond = tables.beyond_latin_words()
+    table = bytearray(_ASCII_WORD_BYTES)
+    for code in range(0x80, 0x100):
+        folded = tables.fold_char(chr(code))
+        if beyond.match(chr(code)):
+            table[code] = _UNSURE
+        elif not any(char.isalnum() for char in folded):
+            table[code] = 32
+        elif len(folded) == 1 and ord(folded) < 0x100:
+            table[code] = ord(folded)
+        else:
+            table[code] = _UNSURE
+    table[_UNSURE] = _UNSURE
+    return bytes(table)
+
+
+@functools.cache
+def _beyond_latin1_separators() -> re.Pattern[str]:
+    """A character from U+0100 on that is not a plain separator (a letter, a mark, CJK)."""
+    return re.compile(f"[^\\x00-\\xff{tables.class_of(tables.separator_ranges())}]")
+
+
+def counting_terms(query_terms: list[str]) -> list[tuple[str, bytes]]:
+    """The query's terms as term_counts takes them: (term, its Latin-1 bytes); a term beyond Latin-1 is in no text
+    term_counts answers for."""
     counted = []
     for term in query_terms:
         try:
-            counted.append((term, term.encode("latin-1"), term.isascii()))
-        except UnicodeEncodeError:  # in no ASCII or Latin-1 text
-            counted.append((term, None, False))
+            counted.append((term, term.encode("latin-1")))
+        except UnicodeEncodeError:
+            continue
     return counted
 
 
-def _latin_words(folded: str) -> bytes | None:
-    """latin_run's terms of folded Latin text as space-separated Latin-1 bytes, or None when a character from
-    U+0100 to U+02FF (a letter latin_run keeps, or not) is in it. Every character from U+0300 on is a plain
-    separator's fold there (no letter, digit or mark): a space, as `?` is."""
-    try:
-        return folded.encode("latin-1").translate(_LATIN_WORD_BYTES)
-    except UnicodeEncodeError:
-        pass
-    utf8 = folded.encode("utf-8")
-    if any(lead in utf8 for lead in _LEADS_0100_02FF):
-        return None
-    return folded.encode("latin-1", "replace").translate(_LATIN_WORD_BYTES)
-
-
-def term_counts(text: str, counted: list[tuple[str, bytes | None, bool]]) -> tuple[int, dict[str, int]] | None:
+def term_counts(text: str, counted: list[tuple[str, bytes]]) -> tuple[int, dict[str, int]] | None:
     """(len(terms(text)), {term: terms(text).count(term)} for each counted term that occurs), found without making
-    the list of terms (a string per word: most of a search's cost) where `terms` splits text on single characters:
-    ASCII text, ASCII words among plain separators, folded Latin-1 text. None for any other text (the caller
-    tokenizes it). Tests compare the two on every path."""
+    the list of terms (a string per word: most of a search's cost) where a term is the fold of one character at a
+    time: ASCII text, and Latin-1 text among plain separators (every path of unicode_terms but the general one,
+    where no character folds into several or beyond Latin-1). None for any other text: the caller tokenizes it.
+    Tests compare the two on every path."""
     if text.isascii():
-        words, latin = text.encode("ascii").translate(_ASCII_WORD_BYTES), False
+        words = text.encode("ascii").translate(_ASCII_WORD_BYTES)
     else:
-        first = tables.beyond_ascii_words().search(text)
-        if first is None:
-            # unicode_terms' second path: `[a-z0-9]+` of text.lower(), where no character beyond ASCII lowers into
-            # a letter or digit (tests check every separator): each of their UTF-8 bytes is a space here.
-            words, latin = text.encode("utf-8").translate(_ASCII_WORD_BYTES), False
-        elif tables.beyond_latin_words().search(text, first.start()) is None:
-            words, latin = _latin_words(fold(text)), True
-            if words is None:
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:  # beyond Latin-1: only separators may be, each then a `?` (a space)
+            if _beyond_latin1_separators().search(text) is not None:
                 return None
-        else:
+            data = text.encode("latin-1", "replace")
+        words = data.translate(_latin1_word_bytes())
+        if _UNSURE_BYTE in words:
             return None
     marks = words.translate(_MARKS)
     length = marks.count(b" a") + (marks[:1] == b"a")
     padded = b" " + words + b" "
     found: dict[str, int] = {}
-    for term, encoded, ascii_term in counted:
-        if encoded is None or not (latin or ascii_term):
-            continue
+    for term, encoded in counted:
         key = b" " + encoded + b" "
         n = padded.count(key)
         if n:

@@ -197,12 +197,23 @@ def test_each_character_counts_as_the_list_counts_it():
 
 
 def test_counting_takes_the_bytes_path_for_prose():
-    """The paths term_counts answers (the rest go to the list): ASCII, ASCII among separators, folded Latin."""
+    """The texts term_counts answers (the rest go to the list): ASCII, and Latin-1 among plain separators."""
     for text in ("Nightly backup, then the migration.", "It\u2019s \u201cnoted\u201d \u2014 backup\u2026",
-                 "Caf\u00e9 na\u00efve r\u00e9sum\u00e9 \u2014 co\u00f6perate", "Stra\u00dfe"):
+                 "Caf\u00e9 na\u00efve r\u00e9sum\u00e9 \u2014 co\u00f6perate", "\u00c9T\u00c9 \u00aa\u00b2 \u00a0"):
         assert term_counts(text, counting_terms(["backup"])) is not None
-    for text in ("\u4e2d\u6587 backup", "\u0101 backup", "\u00b5 backup", "\u0928\u093f backup"):
+    for text in ("\u4e2d\u6587 backup", "\u0101 backup", "\u00b5 backup", "\u0928\u093f backup", "Stra\u00dfe",
+                 "\u00bd \u2014", "\x01 caf\u00e9"):
         assert term_counts(text, counting_terms(["backup"])) is None
+
+
+def test_every_pair_of_latin1_characters_counts_as_the_list_counts_it():
+    """term_counts folds one character at a time: no two Latin-1 characters fold together (NFKC composes a letter
+    with a following mark only, and none of these is one)."""
+    latin1 = [chr(code) for code in range(0x80, 0x100)] + list("aZ0 .")
+    for first in latin1:
+        for second in latin1:
+            text = f"t{first}{second}e {second}{first}"
+            assert_counts_agree(text, unicode_terms(text)[:4])
 
 
 def test_no_plain_separator_lowers_into_an_ascii_letter_or_digit():

@@ -131,7 +131,7 @@ def term_counts(text: str, counted: list[tuple[str, bytes]]) -> tuple[int, dict[
                 return None
             data = text.encode("latin-1", "replace")
         words = data.translate(_latin1_word_bytes())
-        if _UNSURE_BYTE in words:
+        if words.find(_UNSURE_BYTE) >= 0:  # (find: bytes' `in` tries its operand as an integer first, raising)
             return None
     marks = words.translate(_MARKS)
     length = marks.count(b" a") + (marks[:1] == b"a")
@@ -141,7 +141,7 @@ def term_counts(text: str, counted: list[tuple[str, bytes]]) -> tuple[int, dict[
         key = b" " + encoded + b" "
         n = padded.count(key)
         if n:
-            if b" " + encoded + key in padded:  # the term twice, one separator apart: count() shared it
+            if padded.find(b" " + encoded + key) >= 0:  # the term twice, one separator apart: count() shared it
                 n = words.split().count(encoded)
             found[term] = n
     return length, found

@@ -29,23 +29,30 @@ def rebuild_digests(records: Iterable[CortexRecord], rebuild: Callable[[dict], C
     """(the digest of `records`, the digest of the records `rebuild` makes from their views alone).
 
     A rebuilt record whose view equals the original's (the same strings, lists and nulls) serialises to the same
-    bytes, so each record is written once; only a view that differs is written again.
+    bytes, so each record is written and hashed once; only a view that differs is written again, and from the
+    first such view on the two digests are hashed apart.
     """
     return _digests(records, rebuild)
 
 
 def _digests(records: Iterable[CortexRecord], rebuild: Callable[[dict], CortexRecord] | None) -> tuple[str, str]:
-    digest, again = hashlib.sha256(b"["), hashlib.sha256(b"[")
+    """SHA-256 of the records' views (and of their rebuilt views): one hash while the two streams agree, forked
+    (hashlib's copy) at the first rebuilt view that writes other bytes."""
+    digest, again = hashlib.sha256(b"["), None
     for index, record in enumerate(sorted(records, key=_BY_ID)):  # a stable sort: the rebuilt ones sort alike
         view = record.to_json()
         data = dumps_plain_utf8(view)  # a view holds no float
-        if index:
-            digest.update(b",")
-            again.update(b",")
-        digest.update(data)
         if rebuild is not None:
             rebuilt = rebuild(view).to_json()
-            again.update(data if rebuilt == view else dumps_plain_utf8(rebuilt))
+            other = data if rebuilt == view else dumps_plain_utf8(rebuilt)
+            if again is None and other != data:
+                again = digest.copy()  # every record before this one, written alike
+            if again is not None:
+                again.update(b"," + other if index else other)
+        digest.update(b"," + data if index else data)
     digest.update(b"]")
+    canonical = digest.hexdigest()
+    if again is None:
+        return canonical, canonical if rebuild is not None else ""
     again.update(b"]")
-    return digest.hexdigest(), again.hexdigest() if rebuild is not None else ""
+    return canonical, again.hexdigest()

@@ -118,6 +118,40 @@ def test_the_c_encoder_path_matches_dumps_on_float_free_values(value):
     assert dumps_plain_utf8(value) == dumps(value).encode("utf-8")
 
 
+_MOSTLY_ASCII = st.text(alphabet=st.sampled_from(list("ab\\u\"/ \n\t\x00\x1f\x7f") + ["\u00e9", "\u2028", "\ud800"]))
+
+
+@given(st.dictionaries(_MOSTLY_ASCII, _MOSTLY_ASCII | st.lists(_MOSTLY_ASCII, max_size=3), max_size=4))
+def test_the_ascii_encoder_is_taken_only_where_it_writes_the_same(value):
+    """dumps_plain_utf8 writes a dict with json's ASCII string encoder unless that writes a \\u escape."""
+    from cortex.core.jsjson import dumps_plain_utf8
+
+    assert dumps_plain_utf8(value) == dumps(value).encode("utf-8")
+
+
+def test_rebuild_digests_fork_at_the_first_view_that_differs():
+    from cortex.core.digest import canonical_corpus_digest, rebuild_digests
+    from cortex.core.records import CortexRecord
+
+    records = [CortexRecord(f"r{n}", "memory", "t", "2026-01-01", "2026-01-01", "codex", None, "a.jsonl", f"c{n}", [],
+                            None, None) for n in (3, 1, 2, 5, 4)]
+
+    def rebuilt(changed: set[str]):
+        def rebuild(view: dict) -> CortexRecord:
+            fields = dict(view, **view.pop("provenance"))
+            if fields["id"] in changed:
+                fields["content"] += "!"
+            return CortexRecord(**fields)
+        return rebuild
+
+    canonical = canonical_corpus_digest(records)
+    for changed in (set(), {"r1"}, {"r3"}, {"r5"}, {"r2", "r4"}):
+        rebuild = rebuilt(changed)
+        expected = canonical_corpus_digest([rebuild(record.to_json()) for record in records])
+        assert rebuild_digests(records, rebuild) == (canonical, expected)
+        assert (expected == canonical) == (not changed)
+
+
 @given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())))
 def test_js_len_counts_utf16_code_units_surrogates_included(text):
     assert js_len(text) == sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)

@@ -12,13 +12,14 @@ import os
 import re
 from collections import namedtuple
 
+from cortex.core import gcpause
 from cortex.core.sha256 import sha256_hex
 from cortex.core.corpusfaults import frontmatter_line, id_line, source_key
 from cortex.core.corpusfiles import (canonical_files, canonical_text, check_limits, pin_canonical_root,
                                      read_canonical_bytes, read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
 from cortex.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
-from cortex.core.jsonlrows import jsonl_row as _jsonl_row, plain_rows
+from cortex.core.jsonlrows import jsonl_row as _jsonl_row, plain_records
 from cortex.core.privacy import strip_private_content
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import parse_timestamp_ms
@@ -156,16 +157,16 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
     rel = os.path.relpath(path, root)
     data = read_canonical_bytes(path, rel)
     try:
-        rows = plain_rows(data, rel)
-        if rows is not None:
-            return [_jsonl_record(row, rel, number) for row, number in rows]
+        records = plain_records(data, rel)
+        if records is not None:
+            return records
     except (IntegrityError, ValueError, RecursionError, StopIteration):
         pass  # the exact reader says which error, where
     return exact_jsonl(data, rel)
 
 
 def exact_jsonl(data: bytes, rel: str) -> list[CortexRecord]:
-    """The records of a JSONL file's bytes: the text checked whole, then each line in turn (plain_rows' model)."""
+    """The records of a JSONL file's bytes: the text checked whole, then each line in turn (plain_records' model)."""
     text = canonical_text(data, rel)
     lines = _JSONL_SPLIT.split(text) if "\r" in text else text.split("\n")
     return [_jsonl_record(_jsonl_row(line, rel, index + 1), rel, index + 1)
@@ -205,7 +206,8 @@ def pinned_files_stats(root: str) -> tuple[str, list[str], list[os.stat_result]]
 
 
 def parse_file(path: str, root_real: str) -> list[CortexRecord]:
-    return [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
+    with gcpause.paused():
+        return [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
 
 
 def check_record_count(before: int, added: int) -> None:
@@ -232,10 +234,11 @@ def enumerate_canonical_corpus(root: str) -> Corpus:
     """Pin `root`, check every limit from metadata, then parse every canonical record."""
     root_real, files = pinned_files(root)
     records: list[CortexRecord] = []
-    for path in files:
-        parsed = parse_file(path, root_real)
-        check_record_count(len(records), len(parsed))
-        records.extend(parsed)
+    with gcpause.paused():
+        for path in files:
+            parsed = parse_file(path, root_real)
+            check_record_count(len(records), len(parsed))
+            records.extend(parsed)
     check_unique_ids(records, root_real)
     return Corpus(root_real, tuple(files), records)
 

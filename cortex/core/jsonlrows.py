@@ -1,14 +1,15 @@
-"""Core corpus rows: a canonical JSONL line's row, checked; called by cortex.core.corpus for every JSONL file.
+"""Core corpus rows: a canonical JSONL line's row and record, checked; called by cortex.core.corpus per JSONL file.
 
 `jsonl_row` is the exact reader of one line (privacy-stripped, decoded, every field checked, the error naming
-the line and the rule). `plain_rows` reads a whole file's bytes line by line and gives the same rows for less
-work where a line is plain, as almost every line is: it starts with `{`, holds no character that may open a
-private tag and no `\\u`, `\\b` or `\\f` escape (so there is nothing to strip, before or after decoding, and no
+the line and the rule). `plain_records` reads a whole file's bytes line by line and gives the same records for
+less work where a line is plain, as almost every line is: it starts with `{`, holds no character that may open
+a private tag and no `\\u`, `\\b` or `\\f` escape (so there is nothing to strip, before or after decoding, and no
 escape that decodes into a forbidden character). Such a line is decoded alone (an ASCII line stays a one-byte
-string) and checked without building an error for each test. Any other line goes to `jsonl_row`. Whenever
-plain_rows is unsure (any error, a blank or indented line, DEL or a C1 control, which a JSON string may hold raw)
-it returns None and the caller reads the file the exact way: the text checked whole, then `jsonl_row` per line,
-so the errors (which, where, in what order) are always the exact reader's.
+string), checked and made a record in one pass, without an error built for each test. Any other line goes to
+`jsonl_row`. Whenever plain_records is unsure (any error, a blank or indented line, DEL or a C1 control, which a
+JSON string may hold raw) it returns None and the caller reads the file the exact way: the text checked whole,
+then `jsonl_row` and validated_record per line, so the errors (which, where, in what order) are always the exact
+reader's.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from cortex.core.jscompat import JS_WS, js_trim
 from cortex.core.privacy import strip_private_content
 from cortex.core.privatejson import strip_private_json
 from cortex.core.privatetags import might_hold_tags
+from cortex.core.records import CortexRecord
+from cortex.core.timestamps import parse_timestamp_ms
 from cortex.errors import IntegrityError
 
 JSONL_KEYS = frozenset(
@@ -89,40 +92,63 @@ def jsonl_row(line: str, rel: str, number: int) -> dict:
     return row
 
 
-def _plain_row(row: object) -> bool:
-    """Whether a decoded plain line's row passes every check of jsonl_row (False: let jsonl_row say why)."""
+_new_record = tuple.__new__  # the fields are complete and in order: skip CortexRecord's keyword binding
+
+
+def _plain_record(row: object, rel: str) -> CortexRecord | None:
+    """The record of a decoded row, as jsonl_row's checks and the loader's validated_record make it, or None where
+    either would raise (the exact reader then says why): every check in one pass, no error built per test."""
     if type(row) is not dict or not JSONL_KEYS.issuperset(row):
-        return False
+        return None
     get = row.get
-    for key in _REQUIRED_JSONL:
-        value = get(key)
-        if type(value) is not str or not value.strip(JS_WS):
-            return False
-    for key in ("source_kind", "source"):
-        if key in row and (type(row[key]) is not str or not row[key].strip(JS_WS)):
-            return False
-    for key in ("source_session", "valid_from", "valid_until"):
-        value = get(key)
-        if value is not None and type(value) is not str:
-            return False
-    if "related" in row:
-        related = row["related"]
-        if type(related) is not list:
-            return False
+    ident, kind, title, created, updated, content = (get("id"), get("type"), get("title"), get("created"),
+                                                     get("updated"), get("content"))
+    if (type(ident) is not str or type(kind) is not str or type(title) is not str or type(created) is not str
+            or type(updated) is not str or type(content) is not str):
+        return None
+    if not (ident.strip(JS_WS) and kind.strip(JS_WS) and title.strip(JS_WS) and created.strip(JS_WS)
+            and updated.strip(JS_WS) and content.strip(JS_WS)):
+        return None
+    source_kind, source = get("source_kind"), get("source")
+    for key, value in (("source_kind", source_kind), ("source", source)):
+        if (value is None and key in row) or (value is not None and (type(value) is not str or not value.strip(JS_WS))):
+            return None
+    session, valid_from, valid_until = get("source_session"), get("valid_from"), get("valid_until")
+    if ((session is not None and type(session) is not str) or (valid_from is not None and type(valid_from) is not str)
+            or (valid_until is not None and type(valid_until) is not str)):
+        return None
+    related = get("related")
+    if related is None:
+        if "related" in row:
+            return None
+        related = []
+    elif type(related) is not list:
+        return None
+    else:
         for item in related:
             if type(item) is not str or not item.strip(JS_WS):
-                return False
-    return True
+                return None
+        related = list(related)
+    created_ms, updated_ms = parse_timestamp_ms(created), parse_timestamp_ms(updated)
+    from_ms = None if valid_from is None else parse_timestamp_ms(valid_from)
+    until_ms = None if valid_until is None else parse_timestamp_ms(valid_until)
+    if (created_ms is None or updated_ms is None or (valid_from is not None and from_ms is None)
+            or (valid_until is not None and until_ms is None) or updated_ms < created_ms
+            or (from_ms is not None and until_ms is not None and from_ms >= until_ms)):
+        return None
+    chosen = source_kind if source_kind is not None else source if source is not None else "canonical"
+    return _new_record(CortexRecord, (ident, kind, title, created, updated, chosen, session, rel, content, related,
+                                      valid_from, valid_until, created_ms, updated_ms, from_ms, until_ms))
 
 
-def plain_rows(data: bytes, rel: str) -> list[tuple[dict, int]] | None:
-    """(row, line number) of each non-blank line of a JSONL file's bytes, as the exact reader gives them
-    (canonical_text, then jsonl_row per line), or None where this reader is unsure: the caller reads it that way.
-    Errors raised here (a line's IntegrityError, a ValueError) also mean: read it the exact way."""
+def plain_records(data: bytes, rel: str) -> list[CortexRecord] | None:
+    """The records of a JSONL file's bytes, as the exact reader gives them (canonical_text, then jsonl_row and
+    validated_record per line), or None where this reader is unsure: the caller reads it that way. Errors raised
+    here (a line's IntegrityError, a ValueError) also mean: read it the exact way."""
     if holds_del_or_c1(data):
         return None
     scan = _decoder().scan_once
-    rows: list[tuple[dict, int]] = []
+    records: list[CortexRecord] = []
     position = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # a byte order mark is encoding, not content
     crlf = data.find(b"\r") >= 0  # then the exact reader splits at `\r?\n`
     number = 0
@@ -142,13 +168,14 @@ def plain_rows(data: bytes, rel: str) -> list[tuple[dict, int]] | None:
                     raw.find(b"\\") >= 0 and (raw.find(b"\\u") >= 0 or raw.find(b"\\b") >= 0 or raw.find(b"\\f") >= 0)):
                 if forbidden_utf8(raw):  # what stripping would hide: the exact reader checks the text first
                     return None
-                rows.append((jsonl_row(line, rel, number), number))
+                record = _plain_record(jsonl_row(line, rel, number), rel)
             else:
                 # The control characters JSON strings refuse raw fail the scan; DEL and C1 were checked above.
                 row, stop = scan(line, 0)
-                if stop != len(line) or not _plain_row(row):
-                    return None
-                rows.append((row, number))
+                record = _plain_record(row, rel) if stop == len(line) else None
+            if record is None:
+                return None
+            records.append(record)
         if last:
-            return rows
+            return records
         position = end + 1

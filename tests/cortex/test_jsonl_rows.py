@@ -6,7 +6,7 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from cortex.core.corpus import exact_jsonl, parse_jsonl
-from cortex.core.jsonlrows import plain_rows
+from cortex.core.jsonlrows import plain_records
 from cortex.errors import IntegrityError
 
 GOOD = {"id": "r1", "type": "memory", "title": "Tea", "created": "2026-01-01T00:00:00Z",
@@ -51,6 +51,11 @@ LINES = [
     line_of(id="r52", content="\uff1cprivate\uff1eCTRL\uff1c/private\uff1e").replace("CTRL", "\x0b"),
     line_of(id="r53", content="CTRL").replace("CTRL", "\x01"), line_of(id="r54").replace(", ", ",\x0c"),
     line_of(id="r55", content="<private>CTRL</private>").replace("CTRL", "\x7f"),
+    line_of(id="r56", valid_from=""), line_of(id="r57", related=None), line_of(id="r58", source_kind=None),
+    line_of(id="r59", source_session=None), line_of(id="r60", valid_from="2026-13-01"), line_of(id="r61", source=""),
+    line_of(id="r62", valid_from="2026-01-01", valid_until="2026-01-01"), line_of(id="r63", updated="2025-12-31"),
+    line_of(id="r64", source_kind="k", source="s"), line_of(id="r65", source_kind="k", source=None),
+    line_of(id="r66", content="<private>x</private>", created="never"),
 ]
 
 
@@ -69,13 +74,11 @@ def assert_same(data: bytes) -> None:
 
 
 def parse_jsonl_bytes(data: bytes):
-    """parse_jsonl's own steps on bytes (plain_rows, then the exact reader when it is unsure)."""
-    import cortex.core.corpus as corpus
-
+    """parse_jsonl's own steps on bytes (plain_records, then the exact reader when it is unsure)."""
     try:
-        rows = plain_rows(data, "K/notes.jsonl")
-        if rows is not None:
-            return [corpus._jsonl_record(row, "K/notes.jsonl", number) for row, number in rows]
+        records = plain_records(data, "K/notes.jsonl")
+        if records is not None:
+            return records
     except (IntegrityError, ValueError, RecursionError, StopIteration):
         pass
     return exact_jsonl(data, "K/notes.jsonl")
@@ -103,10 +106,10 @@ GOOD_LINE = line_of(id="good")
 def test_plain_lines_take_the_plain_path():
     """The usual file never reaches the exact reader (which would read it twice)."""
     data = "\n".join(line_of(id=f"r{n}", content=f"caf\u00e9 \u2014 x\\y {n}\nnext") for n in range(5)).encode() + b"\n"
-    assert plain_rows(data, "K/notes.jsonl") is not None
+    assert plain_records(data, "K/notes.jsonl") is not None
     for unsure in (b"\x7f", " " + GOOD_LINE, "\t"):
         raw = unsure if isinstance(unsure, bytes) else unsure.encode()
-        assert plain_rows(data + raw, "K/notes.jsonl") is None
+        assert plain_records(data + raw, "K/notes.jsonl") is None
 
 
 def test_parse_jsonl_reads_files_through_the_plain_path(tmp_path):

@@ -138,7 +138,7 @@ def test_rebuild_digests_fork_at_the_first_view_that_differs():
 
     def rebuilt(changed: set[str]):
         def rebuild(view: dict) -> CortexRecord:
-            fields = dict(view, **view.pop("provenance"))
+            fields = {key: value for key, value in view.items() if key != "provenance"} | view["provenance"]
             if fields["id"] in changed:
                 fields["content"] += "!"
             return CortexRecord(**fields)
@@ -164,3 +164,23 @@ def test_the_whitespace_classes_are_re_escapes():
     from cortex.core.jscompat import JS_NOT_WS_CLASS, JS_WS, JS_WS_CLASS
 
     assert (JS_WS_CLASS, JS_NOT_WS_CLASS) == ("[" + re.escape(JS_WS) + "]", "[^" + re.escape(JS_WS) + "]")
+
+
+
+_VIEW_TEXT = st.text(alphabet=st.sampled_from(list("ab \"\\u0/\n\x00\x1f\x7f") + ["\u00e9", "\u2028", "\ud800",
+                                                                                   "\U0001f600"]))
+
+
+@given(st.fixed_dictionaries({
+    "id": _VIEW_TEXT, "type": _VIEW_TEXT, "title": _VIEW_TEXT, "created": _VIEW_TEXT, "updated": _VIEW_TEXT,
+    "provenance": st.fixed_dictionaries({"source": _VIEW_TEXT, "session": st.none() | _VIEW_TEXT, "path": _VIEW_TEXT}),
+    "content": _VIEW_TEXT | st.sampled_from(["plain prose, caf\u00e9 \u2014 \u201cquoted\u201d", "\x00", "\\u0000"]),
+    "related": st.lists(_VIEW_TEXT, max_size=3), "valid_from": st.none() | _VIEW_TEXT, "valid_until": st.none()}))
+def test_a_view_is_written_as_dumps_writes_it(view):
+    """digest.view_bytes splices a content that needs no escape into the rest of the view written with a placeholder."""
+    from cortex.core.digest import view_bytes
+    from cortex.core.jsjson import dumps_plain_utf8
+
+    before = dict(view)
+    assert view_bytes(view) == dumps_plain_utf8(view) == dumps(view).encode("utf-8")
+    assert view == before  # the placeholder was only lent

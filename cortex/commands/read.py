@@ -12,9 +12,7 @@ from cortex.errors import InvalidInput, NotFound
 from cortex.invocation import CommandSpec, Invocation
 from cortex.core.jscompat import js_len, js_number
 from cortex.core.records import CortexRecord, active_records
-from cortex.core.search import apply_recency, expand_graph, to_card
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
-from cortex.core.tokenize import terms
 
 QUERY_CHARS = 2048
 QUERY_TERMS = 64
@@ -110,6 +108,9 @@ def _record_fields(view: dict) -> dict:
 def search(inv: Invocation) -> dict:
     if len(inv.positionals) != 1:
         raise InvalidInput("search requires exactly one query")
+    from cortex.core.search import apply_recency, expand_graph, to_card  # ranking and the tokenizer's patterns:
+    from cortex.core.tokenize import terms  # only for the commands that rank or show cards (not status, rebuild)
+
     corpus = inv.read_corpus(index=True)
     valid = active_records(corpus.rows, inv.now_ms())
     query = inv.positionals[0]
@@ -146,6 +147,7 @@ def search(inv: Invocation) -> dict:
 def timeline(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("timeline accepts no positional arguments")
+    from cortex.core.search import to_card
     rows = inv.read_corpus(index=False).rows
     valid = active_records(rows, inv.now_ms())
     anchor_value = inv.option("--anchor")

@@ -72,9 +72,17 @@ def _paged(rows: list, inv: Invocation, message: str, card=None, total: int | No
 def status(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("status accepts no positional arguments")
-    corpus = inv.read_corpus(index=False)
+    from cortex.core.cachedir import cache_base
+
+    if cache_base(inv.environ) is None:  # no cache: count as corpus() would read, keeping no record's text
+        from cortex.core.corpus import count_canonical_records
+
+        root, records = inv.loaded(count_canonical_records)
+    else:
+        corpus = inv.read_corpus(index=False)
+        root, records = corpus.root, len(corpus.rows)
     # The search cache is derived, never an index of the contract: `indexes` stays empty.
-    return {"canonical": {"root": corpus.root, "records": len(corpus.rows)}, "mode": "local-read-only", "indexes": []}
+    return {"canonical": {"root": root, "records": records}, "mode": "local-read-only", "indexes": []}
 
 
 def rebuild(inv: Invocation) -> dict:

@@ -243,5 +243,28 @@ def enumerate_canonical_corpus(root: str) -> Corpus:
     return Corpus(root_real, tuple(files), records)
 
 
+def count_canonical_records(root: str) -> tuple[str, int]:
+    """enumerate_canonical_corpus's pinned root and number of records, with the same checks and errors, keeping
+    only each record's id (`status`): every file's records are freed once counted, so a large corpus's text is
+    never all in memory at once (fewer pages to fault in, no records to free at the end)."""
+    root_real, files = pinned_files(root)
+    ids: list[str] = []
+    spans: list[tuple[str, int]] = []  # (path, records) of each file: the repeat's error names paths
+    with gcpause.paused():
+        for path in files:
+            parsed = parse_file(path, root_real)
+            check_record_count(len(ids), len(parsed))
+            ids.extend([record.id for record in parsed])
+            if parsed:
+                spans.append((parsed[0].path, len(parsed)))
+    if len(set(ids)) != len(ids):  # rare: the first repeat named exactly as check_unique_ids names it
+        paths = [path for path, count in spans for _ in range(count)]
+        check_unique_ids([_IdAt(record_id, path) for record_id, path in zip(ids, paths)], root_real)
+    return root_real, len(ids)
+
+
+_IdAt = namedtuple("_IdAt", "id path")
+
+
 def load_canonical_records(root: str) -> list[CortexRecord]:
     return enumerate_canonical_corpus(root).records

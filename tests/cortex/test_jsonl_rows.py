@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from cortex.core.corpus import exact_jsonl, parse_jsonl
+from cortex.core.corpus import count_canonical_records, enumerate_canonical_corpus, exact_jsonl, parse_jsonl
 from cortex.core.jsonlrows import plain_records
 from cortex.errors import IntegrityError
 
@@ -119,3 +120,30 @@ def test_parse_jsonl_reads_files_through_the_plain_path(tmp_path):
     records = parse_jsonl(str(path), str(tmp_path))
     assert [record.id for record in records] == ["good", "r6"]
     assert records[1].content == "a  b"
+
+
+def _loaded(load, root: str):
+    try:
+        return "ok", load(root)
+    except IntegrityError as error:
+        return "error", str(error), error.file, error.line, error.field, error.rule
+
+
+@pytest.mark.parametrize("files", [
+    {"a.jsonl": GOOD_LINE + "\n" + line_of(id="b") + "\n", "b.md": "---\nid: c\n---\nbody\n"},
+    {"a.jsonl": GOOD_LINE + "\n", "b.jsonl": line_of(id="x") + "\n" + GOOD_LINE + "\n"},  # the repeat in b.jsonl
+    {"a.jsonl": GOOD_LINE + "\n" + line_of(id="y") + "\n" + GOOD_LINE + "\n"},  # the repeat in its own file
+    {"a.md": "---\nid: good\n---\nx\n", "b.jsonl": GOOD_LINE + "\n"},
+    {"a.jsonl": GOOD_LINE + "\n" + line_of(id="z", created="never") + "\n"},
+    {"a.jsonl": "", "b.md": "---\ntitle: no id\n---\nbody\n"},
+])
+def test_counting_records_is_loading_them_without_the_records(tmp_path, files):
+    """`status` counts with count_canonical_records: the same root and number, or the same error, as a load."""
+    knowledge = tmp_path / "KNOWLEDGE"
+    knowledge.mkdir()
+    for name, text in files.items():
+        (knowledge / name).write_text(text, encoding="utf-8")
+    loaded = _loaded(enumerate_canonical_corpus, str(tmp_path))
+    if loaded[0] == "ok":
+        loaded = ("ok", (loaded[1].root, len(loaded[1].records)))
+    assert _loaded(count_canonical_records, str(tmp_path)) == loaded

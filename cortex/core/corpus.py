@@ -8,8 +8,8 @@ Corpus limits are checked from metadata before any content is read.
 """
 from __future__ import annotations
 
+import functools
 import os
-import re
 from collections import namedtuple
 
 from cortex.core import gcpause
@@ -27,10 +27,16 @@ from cortex.core.timestamps import parse_timestamp_ms
 MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
-_FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
-_FIELD = re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z")
-_QUOTE_ENDS = re.compile(r"\A[\"']|[\"']\Z")
-_JSONL_SPLIT = re.compile(r"\r?\n")
+
+
+@functools.cache  # compiled when a Markdown file or a JSONL file the plain reader declines is first read: `re` and
+def _patterns():  # its enum cost a call ~10M instructions, and a plain JSONL corpus needs no pattern
+    import re
+
+    return (re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)"),  # the frontmatter
+            re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z"),  # a field
+            re.compile(r"\A[\"']|[\"']\Z"),  # quotes around a scalar
+            re.compile(r"\r?\n"))  # a line end
 
 
 class Corpus(namedtuple("Corpus", "root files records")):
@@ -67,15 +73,16 @@ class Corpus(namedtuple("Corpus", "root files records")):
 
 
 def _scalar(value: str) -> str:
-    return _QUOTE_ENDS.sub("", js_trim(value))
+    return _patterns()[2].sub("", js_trim(value))
 
 
 def frontmatter_fields(content: str) -> dict[str, str]:
-    match = _FRONTMATTER.match(content)
+    frontmatter, field_line, _quotes, line_end = _patterns()
+    match = frontmatter.match(content)
     fields: dict[str, str] = {}
     if match:
-        for line in re.split(r"\r?\n", match.group(1)):
-            field = _FIELD.match(line)
+        for line in line_end.split(match.group(1)):
+            field = field_line.match(line)
             if field:
                 fields[field.group(1)] = _scalar(field.group(2))
     return fields
@@ -168,7 +175,7 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
 def exact_jsonl(data: bytes, rel: str) -> list[CortexRecord]:
     """The records of a JSONL file's bytes: the text checked whole, then each line in turn (plain_records' model)."""
     text = canonical_text(data, rel)
-    lines = _JSONL_SPLIT.split(text) if "\r" in text else text.split("\n")
+    lines = _patterns()[3].split(text) if "\r" in text else text.split("\n")
     return [_jsonl_record(_jsonl_row(line, rel, index + 1), rel, index + 1)
             for index, line in enumerate(lines) if js_trim(line)]
 

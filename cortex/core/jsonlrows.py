@@ -44,6 +44,22 @@ def _decoder():
     return json.JSONDecoder(parse_constant=_reject_constant)
 
 
+@functools.cache
+def _scanner():
+    """_decoder().scan_once without importing json (its package compiles patterns and loads `re`): json's C
+    scanner made from the same settings the decoder gives it."""
+    try:
+        from _json import make_scanner
+    except ImportError:  # pragma: no cover - a build without the C accelerator
+        return _decoder().scan_once
+
+    class Settings:  # the attributes JSONDecoder holds and the C scanner reads
+        strict, object_hook, object_pairs_hook = True, None, None
+        parse_float, parse_int, parse_constant = float, int, staticmethod(_reject_constant)
+
+    return make_scanner(Settings())
+
+
 def jsonl_row(line: str, rel: str, number: int) -> dict:
     """The row with every decoded string privacy-stripped: escapes (`\\u003cprivate>`) decode into tags."""
     location = f"{rel}:{number}"
@@ -147,7 +163,7 @@ def plain_records(data: bytes, rel: str) -> list[CortexRecord] | None:
     here (a line's IntegrityError, a ValueError) also mean: read it the exact way."""
     if holds_del_or_c1(data):
         return None
-    scan = _decoder().scan_once
+    scan = _scanner()
     records: list[CortexRecord] = []
     position = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # a byte order mark is encoding, not content
     crlf = data.find(b"\r") >= 0  # then the exact reader splits at `\r?\n`
@@ -171,7 +187,10 @@ def plain_records(data: bytes, rel: str) -> list[CortexRecord] | None:
                 record = _plain_record(jsonl_row(line, rel, number), rel)
             else:
                 # The control characters JSON strings refuse raw fail the scan; DEL and C1 were checked above.
-                row, stop = scan(line, 0)
+                try:
+                    row, stop = scan(line, 0)
+                except SystemError:  # 3.11's scanner sets its error only once json.decoder is loaded: the exact
+                    return None  # reader (which loads it) says what is wrong
                 record = _plain_record(row, rel) if stop == len(line) else None
             if record is None:
                 return None

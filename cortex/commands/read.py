@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import math
 
-from cortex.core.digest import canonical_corpus_digest
 from cortex.errors import InvalidInput, NotFound
 from cortex.invocation import CommandSpec, Invocation
 from cortex.core.jscompat import js_len, js_number
 from cortex.core.records import CortexRecord, active_records
-from cortex.core.search import apply_recency, expand_graph, to_card
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
-from cortex.core.tokenize import terms
 
 QUERY_CHARS = 2048
 QUERY_TERMS = 64
@@ -75,19 +72,27 @@ def _paged(rows: list, inv: Invocation, message: str, card=None, total: int | No
 def status(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("status accepts no positional arguments")
-    corpus = inv.read_corpus(index=False)
+    from cortex.core.cachedir import cache_base
+
+    if cache_base(inv.environ) is None:  # no cache: count as corpus() would read, keeping no record's text
+        from cortex.core.corpus import count_canonical_records
+
+        root, records = inv.loaded(count_canonical_records)
+    else:
+        corpus = inv.read_corpus(index=False)
+        root, records = corpus.root, len(corpus.rows)
     # The search cache is derived, never an index of the contract: `indexes` stays empty.
-    return {"canonical": {"root": corpus.root, "records": len(corpus.rows)}, "mode": "local-read-only", "indexes": []}
+    return {"canonical": {"root": root, "records": records}, "mode": "local-read-only", "indexes": []}
 
 
 def rebuild(inv: Invocation) -> dict:
     if not inv.flag("--from-canonical") or inv.positionals:
         raise InvalidInput("rebuild requires --from-canonical")
+    from cortex.core.digest import rebuild_digests  # hashlib (OpenSSL) only for the command that hashes
+
     records = inv.corpus().records
-    canonical = canonical_corpus_digest(records)
     # Reconstruct every record from its serialised view alone, then digest that view.
-    rebuilt_view = [CortexRecord(**_record_fields(r.to_json())) for r in records]
-    rebuilt = canonical_corpus_digest(rebuilt_view)
+    canonical, rebuilt = rebuild_digests(records, lambda view: CortexRecord(**_record_fields(view)))
     return {
         "format": "lifeos-cortex-canonical-rebuild/v1",
         "canonical_digest": canonical,
@@ -111,6 +116,9 @@ def _record_fields(view: dict) -> dict:
 def search(inv: Invocation) -> dict:
     if len(inv.positionals) != 1:
         raise InvalidInput("search requires exactly one query")
+    from cortex.core.search import apply_recency, expand_graph, to_card  # ranking and the tokenizer's patterns:
+    from cortex.core.tokenize import terms  # only for the commands that rank or show cards (not status, rebuild)
+
     corpus = inv.read_corpus(index=True)
     valid = active_records(corpus.rows, inv.now_ms())
     query = inv.positionals[0]
@@ -147,6 +155,7 @@ def search(inv: Invocation) -> dict:
 def timeline(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("timeline accepts no positional arguments")
+    from cortex.core.search import to_card
     rows = inv.read_corpus(index=False).rows
     valid = active_records(rows, inv.now_ms())
     anchor_value = inv.option("--anchor")

@@ -10,33 +10,33 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections import namedtuple
 
+from cortex.core import gcpause
 from cortex.core.sha256 import sha256_hex
 from cortex.core.corpusfaults import frontmatter_line, id_line, source_key
-from cortex.core.corpusfiles import (assert_canonical_text, canonical_files, check_limits, pin_canonical_root,
-                               read_canonical_utf8, require_utf8_name)
+from cortex.core.corpusfiles import (canonical_files, canonical_text, check_limits, pin_canonical_root,
+                                     read_canonical_bytes, read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
 from cortex.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
+from cortex.core.jsonlrows import jsonl_row as _jsonl_row, plain_records
 from cortex.core.privacy import strip_private_content
-from cortex.core.privatejson import strip_private_json
-from cortex.core.privatetags import might_hold_tags
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import parse_timestamp_ms
 
 MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
-JSONL_KEYS = frozenset(
-    ["id", "type", "title", "created", "updated", "source_kind", "source", "source_session",
-     "content", "related", "valid_from", "valid_until"]
-)
-_REQUIRED_JSONL = ("id", "type", "title", "created", "updated", "content")
-_FRONTMATTER = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
-_FIELD = re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z")
-_QUOTE_ENDS = re.compile(r"\A[\"']|[\"']\Z")
-_JSONL_SPLIT = re.compile(r"\r?\n")
+
+
+@functools.cache  # compiled when a Markdown file or a JSONL file the plain reader declines is first read: `re` and
+def _patterns():  # its enum cost a call ~10M instructions, and a plain JSONL corpus needs no pattern
+    import re
+
+    return (re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)"),  # the frontmatter
+            re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z"),  # a field
+            re.compile(r"\A[\"']|[\"']\Z"),  # quotes around a scalar
+            re.compile(r"\r?\n"))  # a line end
 
 
 class Corpus(namedtuple("Corpus", "root files records")):
@@ -73,15 +73,16 @@ class Corpus(namedtuple("Corpus", "root files records")):
 
 
 def _scalar(value: str) -> str:
-    return _QUOTE_ENDS.sub("", js_trim(value))
+    return _patterns()[2].sub("", js_trim(value))
 
 
 def frontmatter_fields(content: str) -> dict[str, str]:
-    match = _FRONTMATTER.match(content)
+    frontmatter, field_line, _quotes, line_end = _patterns()
+    match = frontmatter.match(content)
     fields: dict[str, str] = {}
     if match:
-        for line in re.split(r"\r?\n", match.group(1)):
-            field = _FIELD.match(line)
+        for line in line_end.split(match.group(1)):
+            field = field_line.match(line)
             if field:
                 fields[field.group(1)] = _scalar(field.group(2))
     return fields
@@ -151,17 +152,6 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
         raise error.at(line=frontmatter_line(raw, source_key(fields, error.field))) from None
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"non-standard JSON constant {name}")
-
-
-@functools.cache  # json.loads would build one per row; json and its six patterns load only when a row is read
-def _decoder():
-    import json
-
-    return json.JSONDecoder(parse_constant=_reject_constant)
-
-
 def _related_ids(content: str, field: str | None, where: str) -> list[str]:
     """cortex.core.related.related_ids, imported (with its six patterns) when a record is first parsed: a warm
     read takes its records from the search cache."""
@@ -170,80 +160,42 @@ def _related_ids(content: str, field: str | None, where: str) -> list[str]:
     return related_ids(content, field, where)
 
 
-def _jsonl_row(line: str, rel: str, number: int) -> dict:
-    """The row with every decoded string privacy-stripped: escapes (`\\u003cprivate>`) decode into tags."""
-    location = f"{rel}:{number}"
-
-    def broken(message: str, rule: str, field: str | None = None) -> IntegrityError:
-        return IntegrityError(f"{message} at {location}").at(file=rel, line=number, field=field, rule=rule)
-
-    escaped = "\\" in line  # one scan; most rows hold no escape, so the three scans below are skipped
-    try:
-        stripped = strip_private_content(line)
-        decoded = _decoder().decode(stripped)
-        # Only a \u escape can decode into a character the stripped line lacks: without one (and
-        # with nothing tag-like left), every decoded string is already stripped.
-        unicode_escape = escaped and "\\u" in stripped
-        row = strip_private_json(decoded, keys=False) if unicode_escape or might_hold_tags(stripped) else decoded
-    except (ValueError, RecursionError):
-        raise broken("Malformed JSONL", "malformed-jsonl") from None
-    if not isinstance(row, dict):
-        raise broken("JSONL row must be an object", "not-an-object")
-    if not JSONL_KEYS.issuperset(row):
-        raise broken("JSONL row has unknown fields", "unknown-field")
-    for key in _REQUIRED_JSONL:
-        if not isinstance(row.get(key), str) or not js_trim(row[key]):
-            raise broken(f"JSONL {key} must be a non-empty string", "required-string", key)
-    for key in ("source_kind", "source"):
-        if key in row and (not isinstance(row[key], str) or not js_trim(row[key])):
-            raise broken(f"JSONL {key} must be a non-empty string", "required-string", key)
-    if row.get("source_session") is not None and not isinstance(row["source_session"], str):
-        raise broken("JSONL source_session must be a string or null", "type", "source_session")
-    related = row.get("related", [])
-    if "related" in row and (
-        not isinstance(related, list) or any(not isinstance(i, str) or not js_trim(i) for i in related)
-    ):
-        raise broken("JSONL related must contain only non-empty string IDs", "related-ids", "related")
-    for key in ("valid_from", "valid_until"):
-        if row.get(key) is not None and not isinstance(row[key], str):
-            raise broken(f"JSONL {key} must be a string", "type", key)
-    # The raw line was already checked; only escapes can decode into forbidden characters.
-    if escaped and ("\\u" in line or "\\b" in line or "\\f" in line):
-        for value in list(decoded.values()) + list(decoded.get("related") or []):
-            if isinstance(value, str):
-                try:
-                    assert_canonical_text(value, location)
-                except IntegrityError as error:
-                    raise error.at(file=rel, line=number) from None
-    return row
-
-
 def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
     rel = os.path.relpath(path, root)
-    records = []
-    text = read_canonical_utf8(path, rel)
-    lines = _JSONL_SPLIT.split(text) if "\r" in text else text.split("\n")
-    for index, line in enumerate(lines):
-        if not js_trim(line):
-            continue
-        row = _jsonl_row(line, rel, index + 1)
-        source = row.get("source_kind")
-        if source is None:
-            source = row.get("source")
-        try:
-            record = validated_record((
-                row["id"], row["type"], row["title"], row["created"], row["updated"],
-                source if source is not None else "canonical",  # source
-                row.get("source_session"),  # session
-                rel,  # path
-                row["content"],
-                list(row.get("related") or []),  # related
-                row.get("valid_from"), row.get("valid_until"),
-            ))
-        except IntegrityError as error:
-            raise error.at(line=index + 1) from None
-        records.append(record)
-    return records
+    data = read_canonical_bytes(path, rel)
+    try:
+        records = plain_records(data, rel)
+        if records is not None:
+            return records
+    except (IntegrityError, ValueError, RecursionError, StopIteration):
+        pass  # the exact reader says which error, where
+    return exact_jsonl(data, rel)
+
+
+def exact_jsonl(data: bytes, rel: str) -> list[CortexRecord]:
+    """The records of a JSONL file's bytes: the text checked whole, then each line in turn (plain_records' model)."""
+    text = canonical_text(data, rel)
+    lines = _patterns()[3].split(text) if "\r" in text else text.split("\n")
+    return [_jsonl_record(_jsonl_row(line, rel, index + 1), rel, index + 1)
+            for index, line in enumerate(lines) if js_trim(line)]
+
+
+def _jsonl_record(row: dict, rel: str, number: int) -> CortexRecord:
+    source = row.get("source_kind")
+    if source is None:
+        source = row.get("source")
+    try:
+        return validated_record((
+            row["id"], row["type"], row["title"], row["created"], row["updated"],
+            source if source is not None else "canonical",  # source
+            row.get("source_session"),  # session
+            rel,  # path
+            row["content"],
+            list(row.get("related") or []),  # related
+            row.get("valid_from"), row.get("valid_until"),
+        ))
+    except IntegrityError as error:
+        raise error.at(line=number) from None
 
 
 def pinned_files(root: str) -> tuple[str, list[str]]:
@@ -261,7 +213,8 @@ def pinned_files_stats(root: str) -> tuple[str, list[str], list[os.stat_result]]
 
 
 def parse_file(path: str, root_real: str) -> list[CortexRecord]:
-    return [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
+    with gcpause.paused():
+        return [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
 
 
 def check_record_count(before: int, added: int) -> None:
@@ -288,12 +241,36 @@ def enumerate_canonical_corpus(root: str) -> Corpus:
     """Pin `root`, check every limit from metadata, then parse every canonical record."""
     root_real, files = pinned_files(root)
     records: list[CortexRecord] = []
-    for path in files:
-        parsed = parse_file(path, root_real)
-        check_record_count(len(records), len(parsed))
-        records.extend(parsed)
+    with gcpause.paused():
+        for path in files:
+            parsed = parse_file(path, root_real)
+            check_record_count(len(records), len(parsed))
+            records.extend(parsed)
     check_unique_ids(records, root_real)
     return Corpus(root_real, tuple(files), records)
+
+
+def count_canonical_records(root: str) -> tuple[str, int]:
+    """enumerate_canonical_corpus's pinned root and number of records, with the same checks and errors, keeping
+    only each record's id (`status`): every file's records are freed once counted, so a large corpus's text is
+    never all in memory at once (fewer pages to fault in, no records to free at the end)."""
+    root_real, files = pinned_files(root)
+    ids: list[str] = []
+    spans: list[tuple[str, int]] = []  # (path, records) of each file: the repeat's error names paths
+    with gcpause.paused():
+        for path in files:
+            parsed = parse_file(path, root_real)
+            check_record_count(len(ids), len(parsed))
+            ids.extend([record.id for record in parsed])
+            if parsed:
+                spans.append((parsed[0].path, len(parsed)))
+    if len(set(ids)) != len(ids):  # rare: the first repeat named exactly as check_unique_ids names it
+        paths = [path for path, count in spans for _ in range(count)]
+        check_unique_ids([_IdAt(record_id, path) for record_id, path in zip(ids, paths)], root_real)
+    return root_real, len(ids)
+
+
+_IdAt = namedtuple("_IdAt", "id path")
 
 
 def load_canonical_records(root: str) -> list[CortexRecord]:

@@ -182,11 +182,21 @@ def assert_canonical_utf8(data: bytes, where: str) -> None:
 
 
 def read_canonical_utf8(path: str, label: str) -> str:
+    return canonical_text(read_canonical_bytes(path, label), label)
+
+
+def read_canonical_bytes(path: str, label: str) -> bytes:
+    """A canonical file's bytes, read with its bounds (canonical_text checks and decodes them)."""
     try:
-        data = read_bounded(path, MAX_FILE_BYTES)
+        return read_bounded(path, MAX_FILE_BYTES)
     except UnsafeFile as error:
         raise IntegrityError(f"Canonical path is not a readable regular file: {label} ({error})").at(
             file=label, rule="unreadable") from None
+
+
+def canonical_text(data: bytes, label: str) -> str:
+    """The text of a canonical file's bytes: valid UTF-8 (a leading byte order mark dropped) with no control
+    character or lone surrogate, else IntegrityError naming the line."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -201,3 +211,12 @@ def read_canonical_utf8(path: str, label: str) -> str:
             file=label, line=line, rule="control-character")
     return text
 
+
+def forbidden_utf8(data: bytes) -> bool:
+    """Whether valid UTF-8 `data` holds a character canonical text forbids (a control character)."""
+    return _forbidden_utf8(data)
+
+
+def holds_del_or_c1(data: bytes) -> bool:
+    """Whether valid UTF-8 `data` holds DEL or a C1 control: the forbidden characters a JSON string may hold raw."""
+    return data.find(b"\x7f") >= 0 or (data.find(b"\xc2") >= 0 and _c1_utf8().search(data) is not None)

@@ -1,4 +1,4 @@
-"""Core: the garbage collector paused while a command starts; used by the entry points cortex.cli.main and health.cli.main.
+"""Core: the garbage collector paused while a command starts (cortex.cli.main, health.cli.main) and while the corpus loader parses.
 
 Loading a command creates tens of thousands of long-lived objects (modules, functions, classes,
 records, catalogue entries) and hardly any garbage, yet the collector walks them again and
@@ -36,3 +36,17 @@ def release(enabled: bool) -> None:
     """Undo hold: the collector on again if it was on before (an in-process caller goes on as it was)."""
     if enabled:
         gc.enable()
+
+
+class paused:  # noqa: N801 - used as a statement: `with paused():`
+    """The collector off for a block that makes many objects and no reference cycle (a corpus's records: strings,
+    tuples, lists, dicts of them), back on after it as it was. Collecting every 700 new objects while 50,000
+    records appear is about a sixth of a corpus load; refcounting frees them either way."""
+
+    __slots__ = ("enabled",)
+
+    def __enter__(self) -> None:
+        self.enabled = hold()
+
+    def __exit__(self, *_exc) -> None:
+        release(self.enabled)

@@ -48,12 +48,14 @@ def read_bounded(path: str | os.PathLike, limit: int, *, follow_symlinks: bool =
     """The whole file, or UnsafeFile when it is larger than `limit` bytes or not regular."""
     fd = open_regular(path, follow_symlinks=follow_symlinks)
     try:
-        if os.fstat(fd).st_size > limit:
+        size = os.fstat(fd).st_size
+        if size > limit:
             raise UnsafeFile(f"larger than {limit} bytes: {path}")
         chunks = []
         remaining = limit + 1
         while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
+            # the whole file in one read where it has not grown: one chunk, which join returns without a copy
+            chunk = os.read(fd, min(remaining, max(size + 1, 1 << 16)))
             if not chunk:
                 break
             chunks.append(chunk)

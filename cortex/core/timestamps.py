@@ -64,6 +64,15 @@ def _fields(value: str) -> tuple | None:
         fields = (value[0:4], value[5:7], value[8:10], value[11:13], value[14:16], value[17:19], value[20:23])
         if all(field.isdigit() for field in fields):  # ASCII text: 0-9 only
             return (*fields, "Z")
+    if (len(value) == 20 and value.isascii() and value[4] == value[7] == "-" and value[10] == "T"
+            and value[13] == value[16] == ":" and value[19] == "Z"):  # the same without milliseconds
+        fields = (value[0:4], value[5:7], value[8:10], value[11:13], value[14:16], value[17:19])
+        if all(field.isdigit() for field in fields):
+            return (*fields, None, "Z")
+    if len(value) == 10 and value.isascii() and value[4] == value[7] == "-":  # a date
+        fields = (value[0:4], value[5:7], value[8:10])
+        if all(field.isdigit() for field in fields):
+            return (*fields, None, None, None, None, None)
     m = _pattern().match(value)
     return m.groups() if m else None
 

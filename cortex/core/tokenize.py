@@ -69,6 +69,83 @@ def unicode_terms(text: str) -> list[str]:
 
 terms = unicode_terms  # the tokenizer search and the benchmark use by default
 
+# Word bytes, lowered, kept; every other byte a space: ASCII text's terms are this translation's space-separated runs.
+_ASCII_WORD_BYTES = bytes(b + 32 if 65 <= b <= 90 else b if 48 <= b <= 57 or 97 <= b <= 122 else 32 for b in range(256))
+_MARKS = bytes(32 if b == 32 else 97 for b in range(256))  # a word byte becomes `a`: a term starts at each ` a`
+_UNSURE = 1  # term_counts' byte for a character it cannot fold alone (a control character: in no record)
+_UNSURE_BYTE = bytes([_UNSURE])
+
+
+@functools.cache
+def _latin1_word_bytes() -> bytes:
+    """Each Latin-1 character as term_counts reads it: its fold when that is one letter or digit below U+0100, a
+    space when its fold holds none (a separator), else _UNSURE (µ, ß, ½, ¨: folds beyond one Latin-1 character,
+    or the general algorithm's)."""
+    beyond = tables.beyond_latin_words()
+    table = bytearray(_ASCII_WORD_BYTES)
+    for code in range(0x80, 0x100):
+        folded = tables.fold_char(chr(code))
+        if beyond.match(chr(code)):
+            table[code] = _UNSURE
+        elif not any(char.isalnum() for char in folded):
+            table[code] = 32
+        elif len(folded) == 1 and ord(folded) < 0x100:
+            table[code] = ord(folded)
+        else:
+            table[code] = _UNSURE
+    table[_UNSURE] = _UNSURE
+    return bytes(table)
+
+
+@functools.cache
+def _beyond_latin1_separators() -> re.Pattern[str]:
+    """A character from U+0100 on that is not a plain separator (a letter, a mark, CJK)."""
+    return re.compile(f"[^\\x00-\\xff{tables.class_of(tables.separator_ranges())}]")
+
+
+def counting_terms(query_terms: list[str]) -> list[tuple[str, bytes]]:
+    """The query's terms as term_counts takes them: (term, its Latin-1 bytes); a term beyond Latin-1 is in no text
+    term_counts answers for."""
+    counted = []
+    for term in query_terms:
+        try:
+            counted.append((term, term.encode("latin-1")))
+        except UnicodeEncodeError:
+            continue
+    return counted
+
+
+def term_counts(text: str, counted: list[tuple[str, bytes]]) -> tuple[int, dict[str, int]] | None:
+    """(len(terms(text)), {term: terms(text).count(term)} for each counted term that occurs), found without making
+    the list of terms (a string per word: most of a search's cost) where a term is the fold of one character at a
+    time: ASCII text, and Latin-1 text among plain separators (every path of unicode_terms but the general one,
+    where no character folds into several or beyond Latin-1). None for any other text: the caller tokenizes it.
+    Tests compare the two on every path."""
+    if text.isascii():
+        words = text.encode("ascii").translate(_ASCII_WORD_BYTES)
+    else:
+        try:
+            data = text.encode("latin-1")
+        except UnicodeEncodeError:  # beyond Latin-1: only separators may be, each then a `?` (a space)
+            if _beyond_latin1_separators().search(text) is not None:
+                return None
+            data = text.encode("latin-1", "replace")
+        words = data.translate(_latin1_word_bytes())
+        if words.find(_UNSURE_BYTE) >= 0:  # (find: bytes' `in` tries its operand as an integer first, raising)
+            return None
+    marks = words.translate(_MARKS)
+    length = marks.count(b" a") + (marks[:1] == b"a")
+    padded = b" " + words + b" "
+    found: dict[str, int] = {}
+    for term, encoded in counted:
+        key = b" " + encoded + b" "
+        n = padded.count(key)
+        if n:
+            if padded.find(b" " + encoded + key) >= 0:  # the term twice, one separator apart: count() shared it
+                n = words.split().count(encoded)
+            found[term] = n
+    return length, found
+
 
 def fold(text: str) -> str:
     """NFKC, case-fold, NFKC again (case folding can leave a string un-normalised)."""

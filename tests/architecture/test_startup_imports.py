@@ -64,6 +64,17 @@ def test_cortex_commands_import_nothing_heavy(tree, tmp_path, args):  # noqa: F8
         assert heavy_in(modules, ("cortex.core.jsjson", "importlib")) == []
 
 
+@pytest.mark.parametrize("args", [["status"], ["search", "tea"]])
+def test_uncached_reads_load_no_cache_and_no_hashing(tree, tmp_path, args):  # noqa: F811 - fixture
+    """CORTEX_CACHE=off: the corpus is read as `rebuild` reads it, without sqlite or the cache's modules; only
+    `rebuild` hashes (hashlib's OpenSSL) and no read command needs typing."""
+    modules = modules_after("cortex", args, tree.env(CORTEX_CACHE="off"), tmp_path)
+    assert heavy_in(modules, ("sqlite3", "_sqlite3", "cortex.searchcache", "hashlib", "_hashlib", "typing",
+                              "cortex.core.digest")) == []
+    if args == ["status"]:  # counting records ranks nothing: no tokenizer (its patterns) and no ranking
+        assert heavy_in(modules, ("cortex.core.search", "cortex.core.tokenize", "cortex.core.unicode_tables")) == []
+
+
 # Defining a dataclass costs ~0.5 ms and `import dataclasses` 7-11 ms (inspect, ast, dis, tokenize):
 # the commands every agent turn runs define their records as named tuples instead.
 @pytest.mark.parametrize("args", [

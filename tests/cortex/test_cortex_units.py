@@ -118,6 +118,40 @@ def test_the_c_encoder_path_matches_dumps_on_float_free_values(value):
     assert dumps_plain_utf8(value) == dumps(value).encode("utf-8")
 
 
+_MOSTLY_ASCII = st.text(alphabet=st.sampled_from(list("ab\\u\"/ \n\t\x00\x1f\x7f") + ["\u00e9", "\u2028", "\ud800"]))
+
+
+@given(st.dictionaries(_MOSTLY_ASCII, _MOSTLY_ASCII | st.lists(_MOSTLY_ASCII, max_size=3), max_size=4))
+def test_the_ascii_encoder_is_taken_only_where_it_writes_the_same(value):
+    """dumps_plain_utf8 writes a dict with json's ASCII string encoder unless that writes a \\u escape."""
+    from cortex.core.jsjson import dumps_plain_utf8
+
+    assert dumps_plain_utf8(value) == dumps(value).encode("utf-8")
+
+
+def test_rebuild_digests_fork_at_the_first_view_that_differs():
+    from cortex.core.digest import canonical_corpus_digest, rebuild_digests
+    from cortex.core.records import CortexRecord
+
+    records = [CortexRecord(f"r{n}", "memory", "t", "2026-01-01", "2026-01-01", "codex", None, "a.jsonl", f"c{n}", [],
+                            None, None) for n in (3, 1, 2, 5, 4)]
+
+    def rebuilt(changed: set[str]):
+        def rebuild(view: dict) -> CortexRecord:
+            fields = {key: value for key, value in view.items() if key != "provenance"} | view["provenance"]
+            if fields["id"] in changed:
+                fields["content"] += "!"
+            return CortexRecord(**fields)
+        return rebuild
+
+    canonical = canonical_corpus_digest(records)
+    for changed in (set(), {"r1"}, {"r3"}, {"r5"}, {"r2", "r4"}):
+        rebuild = rebuilt(changed)
+        expected = canonical_corpus_digest([rebuild(record.to_json()) for record in records])
+        assert rebuild_digests(records, rebuild) == (canonical, expected)
+        assert (expected == canonical) == (not changed)
+
+
 @given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=())))
 def test_js_len_counts_utf16_code_units_surrogates_included(text):
     assert js_len(text) == sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
@@ -130,3 +164,23 @@ def test_the_whitespace_classes_are_re_escapes():
     from cortex.core.jscompat import JS_NOT_WS_CLASS, JS_WS, JS_WS_CLASS
 
     assert (JS_WS_CLASS, JS_NOT_WS_CLASS) == ("[" + re.escape(JS_WS) + "]", "[^" + re.escape(JS_WS) + "]")
+
+
+
+_VIEW_TEXT = st.text(alphabet=st.sampled_from(list("ab \"\\u0/\n\x00\x1f\x7f") + ["\u00e9", "\u2028", "\ud800",
+                                                                                   "\U0001f600"]))
+
+
+@given(st.fixed_dictionaries({
+    "id": _VIEW_TEXT, "type": _VIEW_TEXT, "title": _VIEW_TEXT, "created": _VIEW_TEXT, "updated": _VIEW_TEXT,
+    "provenance": st.fixed_dictionaries({"source": _VIEW_TEXT, "session": st.none() | _VIEW_TEXT, "path": _VIEW_TEXT}),
+    "content": _VIEW_TEXT | st.sampled_from(["plain prose, caf\u00e9 \u2014 \u201cquoted\u201d", "\x00", "\\u0000"]),
+    "related": st.lists(_VIEW_TEXT, max_size=3), "valid_from": st.none() | _VIEW_TEXT, "valid_until": st.none()}))
+def test_a_view_is_written_as_dumps_writes_it(view):
+    """digest.view_bytes splices a content that needs no escape into the rest of the view written with a placeholder."""
+    from cortex.core.digest import view_bytes
+    from cortex.core.jsjson import dumps_plain_utf8
+
+    before = dict(view)
+    assert view_bytes(view) == dumps_plain_utf8(view) == dumps(view).encode("utf-8")
+    assert view == before  # the placeholder was only lent

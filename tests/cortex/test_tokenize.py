@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cortex.core import unicode_tables as tables
-from cortex.core.tokenize import ascii_terms, fold, general_terms, terms, unicode_terms
+from cortex.core.tokenize import (ascii_terms, counting_terms, fold, general_terms, term_counts, terms,
+                                   unicode_terms)
 
 ascii_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=300)
 
@@ -156,3 +157,68 @@ def test_arbitrary_text_agrees_with_the_general_algorithm(text):
 def test_the_ascii_fast_path_finds_the_reference_runs(text):
     """ASCII text is split by blanking (C loops); the reference's `[a-z0-9]+` runs are the guarantee."""
     assert unicode_terms(text) == re.findall(r"[a-z0-9]+", text.lower())
+
+
+def counted_by_list(text: str, query_terms: list[str]) -> tuple[int, dict[str, int]]:
+    words = unicode_terms(text)
+    return len(words), {term: words.count(term) for term in query_terms if term in words}
+
+
+def assert_counts_agree(text: str, query_terms: list[str]) -> None:
+    query_terms = [term for term in query_terms if unicode_terms(term) == [term]]  # what a query's terms are
+    tally = term_counts(text, counting_terms(query_terms))
+    if tally is not None:
+        assert tally == counted_by_list(text, query_terms), (text, query_terms)
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=fast_path_alphabet, max_size=80), st.lists(st.text(alphabet=fast_path_alphabet, max_size=12),
+                                                                     max_size=5))
+def test_counting_terms_in_bytes_agrees_with_the_list_of_terms(text, queries):
+    # query terms as search makes them (terms of a query), and the text's own terms (which do occur)
+    query_terms = list(dict.fromkeys([t for q in queries for t in unicode_terms(q)] + unicode_terms(text)[:3]))
+    assert_counts_agree(text, query_terms)
+    assert_counts_agree(text + " " + text, query_terms)  # every term again, one separator apart
+
+
+@settings(max_examples=300)
+@given(st.lists(st.sampled_from(["tea", "Tea", "TEA", " ", "  ", ",", "-", "\u2014", "\u00e9", "caf\u00e9", "t", "ea",
+                                 "tea2", "\u2019", "\u00a0", "\u00e0", "\u0101", "\u00b5", "\u2026"]), max_size=30))
+def test_counting_repeated_terms_between_separators(pieces):
+    text = "".join(pieces)
+    for query_terms in (["tea"], ["tea", "caf\u00e9", "t"], ["ea", "tea2", "\u00e0"]):
+        assert_counts_agree(text, query_terms)
+
+
+def test_each_character_counts_as_the_list_counts_it():
+    for char in [chr(code) for code in range(0, tables.LATIN_LIMIT)] + SEPARATORS:
+        for context in ("tea{}tea", "{}", "caf\u00e9 {} tea", "\u00e9{}\u00fc tea", "TEA{}{}tea"):
+            assert_counts_agree(context.format(char, char), ["tea", "caf\u00e9", char.lower(), "\u00fc"])
+
+
+def test_counting_takes_the_bytes_path_for_prose():
+    """The texts term_counts answers (the rest go to the list): ASCII, and Latin-1 among plain separators."""
+    for text in ("Nightly backup, then the migration.", "It\u2019s \u201cnoted\u201d \u2014 backup\u2026",
+                 "Caf\u00e9 na\u00efve r\u00e9sum\u00e9 \u2014 co\u00f6perate", "\u00c9T\u00c9 \u00aa\u00b2 \u00a0"):
+        assert term_counts(text, counting_terms(["backup"])) is not None
+    for text in ("\u4e2d\u6587 backup", "\u0101 backup", "\u00b5 backup", "\u0928\u093f backup", "Stra\u00dfe",
+                 "\u00bd \u2014", "\x01 caf\u00e9"):
+        assert term_counts(text, counting_terms(["backup"])) is None
+
+
+def test_every_pair_of_latin1_characters_counts_as_the_list_counts_it():
+    """term_counts folds one character at a time: no two Latin-1 characters fold together (NFKC composes a letter
+    with a following mark only, and none of these is one)."""
+    latin1 = [chr(code) for code in range(0x80, 0x100)] + list("aZ0 .")
+    for first in latin1:
+        for second in latin1:
+            text = f"t{first}{second}e {second}{first}"
+            assert_counts_agree(text, unicode_terms(text)[:4])
+
+
+def test_no_plain_separator_lowers_into_an_ascii_letter_or_digit():
+    """term_counts reads ASCII words among separators as the UTF-8 bytes of the text, every byte >= 0x80 a space:
+    the `[a-z0-9]+` runs of text.lower() only if no separator lowers into one."""
+    for char in SEPARATORS:
+        if not char.isascii():
+            assert not re.search(r"[a-z0-9]", char.lower()), hex(ord(char))

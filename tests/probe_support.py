@@ -39,14 +39,19 @@ def settings(root: Path) -> dict:
     return json.loads((root / "settings.json").read_text())
 
 
+def _runs(command: str, name: str) -> bool:
+    """Whether a hook command runs subcommand `name`: whole words, so a venv at /tmp/venv-recall is no match."""
+    return f" {name} " in f" {command} "
+
+
 def edit_hook(root: Path, name: str, *, command: str | None = None, timeout: float | None = None,
               env: dict | None = None) -> None:
-    """Change the registered command or timeout of the hook whose command contains `name`; `env` sets the env block."""
+    """Change the registered command or timeout of the hook whose command runs `name`; `env` sets the env block."""
     data = settings(root)
     for groups in data["hooks"].values():
         for group in groups:
             for hook in group["hooks"]:
-                if name in hook["command"]:
+                if _runs(hook["command"], name):
                     if command is not None:
                         hook["command"] = command
                     if timeout is not None:
@@ -58,7 +63,7 @@ def edit_hook(root: Path, name: str, *, command: str | None = None, timeout: flo
 
 def registered(root: Path, name: str) -> str:
     return next(hook["command"] for groups in settings(root)["hooks"].values() for group in groups
-                for hook in group["hooks"] if name in hook["command"])
+                for hook in group["hooks"] if _runs(hook["command"], name))
 
 
 def snapshot(root: Path) -> dict[str, tuple]:

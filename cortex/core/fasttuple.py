@@ -4,11 +4,9 @@ collections.namedtuple builds each class's `__new__` by compiling the text of a 
 and compiler cost about 0.27M instructions a class, and the audit defines about a hundred record
 classes on its way in (27M of a 257M run). The compiled constructor depends only on the number of
 fields, so this compiles it once per arity, with placeholder names, and gives each class a copy of
-that code carrying its own field names (`code.replace`), and every class shares one copy of the
-helper methods (_make, _replace, __repr__, _asdict, __getnewargs__), which read the class's
-_fields: the same signature, defaults, answers and error messages as collections.namedtuple's
-(only the helpers' __qualname__ and docstrings name no class). Anything unusual (rename=,
-module=, a name that is not a plain identifier) is still handed to collections.namedtuple.
+that code carrying its own field names (`code.replace`): the same signature, defaults, error
+messages and methods as collections.namedtuple's, which anything unusual (rename=, module=, a name
+that is not a plain identifier) is still handed to.
 """
 from __future__ import annotations
 
@@ -37,41 +35,6 @@ def _plain(typename: str, field_names: tuple) -> bool:
         not any(name.startswith("_") for name in field_names) and len(set(field_names)) == len(field_names)
 
 
-# The methods every class shares (collections.namedtuple makes a closure of each per class): each reads the
-# class's own _fields, so it answers exactly as the closure would.
-@classmethod
-def _make(cls, iterable):
-    result = _tuple_new(cls, iterable)
-    if len(result) != len(cls._fields):
-        raise TypeError(f"Expected {len(cls._fields)} arguments, got {len(result)}")
-    return result
-
-
-def _replace(self, /, **kwds):
-    result = self._make(map(kwds.pop, self._fields, self))
-    if kwds:
-        raise ValueError(f"Got unexpected field names: {list(kwds)!r}")
-    return result
-
-
-def __repr__(self):
-    "Return a nicely formatted representation string"
-    return self.__class__.__name__ + ("(" + ", ".join(f"{name}=%r" for name in self._fields) + ")") % self
-
-
-def _asdict(self):
-    "Return a new dict which maps field names to their values."
-    return dict(zip(self._fields, self))
-
-
-def __getnewargs__(self):
-    "Return self as a plain tuple.  Used by copy and pickle."
-    return tuple(self)
-
-
-_DOCS = tuple(sys.intern(f"Alias for field number {index}") for index in range(16))
-
-
 def namedtuple(typename, field_names, *, defaults=None, **unusual):
     """collections.namedtuple(typename, field_names, defaults=defaults), its constructor compiled once per arity."""
     if isinstance(field_names, str):
@@ -87,12 +50,49 @@ def namedtuple(typename, field_names, *, defaults=None, **unusual):
         if len(defaults) > len(field_names):
             raise TypeError("Got more default values than field names")
         field_defaults = dict(reversed(list(zip(reversed(field_names), reversed(defaults)))))
-    arg_list = ", ".join(field_names) + ("," if len(field_names) == 1 else "")
-    code = _template(len(field_names)).replace(co_varnames=("_cls", *field_names), co_name="__new__",
-                                               co_qualname=f"{typename}.__new__")
+    num_fields = len(field_names)
+    arg_list = ", ".join(field_names) + ("," if num_fields == 1 else "")
+    repr_fmt = "(" + ", ".join(f"{name}=%r" for name in field_names) + ")"
+    _dict, _tuple, _len, _map, _zip = dict, tuple, len, map, zip
+
+    code = _template(num_fields).replace(co_varnames=("_cls", *field_names), co_name="__new__",
+                                         co_qualname=f"{typename}.__new__")
     namespace = {"_tuple_new": _tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
     __new__ = _FunctionType(code, namespace, "__new__", defaults)
     __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
+
+    @classmethod
+    def _make(cls, iterable):
+        result = _tuple_new(cls, iterable)
+        if _len(result) != num_fields:
+            raise TypeError(f"Expected {num_fields} arguments, got {len(result)}")
+        return result
+
+    _make.__func__.__doc__ = f"Make a new {typename} object from a sequence or iterable"
+
+    def _replace(self, /, **kwds):
+        result = self._make(_map(kwds.pop, field_names, self))
+        if kwds:
+            raise ValueError(f"Got unexpected field names: {list(kwds)!r}")
+        return result
+
+    _replace.__doc__ = f"Return a new {typename} object replacing specified fields with new values"
+
+    def __repr__(self):
+        "Return a nicely formatted representation string"
+        return self.__class__.__name__ + repr_fmt % self
+
+    def _asdict(self):
+        "Return a new dict which maps field names to their values."
+        return _dict(_zip(self._fields, self))
+
+    def __getnewargs__(self):
+        "Return self as a plain tuple.  Used by copy and pickle."
+        return _tuple(self)
+
+    for method in (__new__, _make.__func__, _replace, __repr__, _asdict, __getnewargs__):
+        method.__qualname__ = f"{typename}.{method.__name__}"
+
     class_namespace = {
         "__doc__": f"{typename}({arg_list})",
         "__slots__": (),
@@ -107,8 +107,7 @@ def namedtuple(typename, field_names, *, defaults=None, **unusual):
         "__match_args__": field_names,
     }
     for index, name in enumerate(field_names):
-        doc = _DOCS[index] if index < len(_DOCS) else sys.intern(f"Alias for field number {index}")
-        class_namespace[name] = _tuplegetter(index, doc)
+        class_namespace[name] = _tuplegetter(index, sys.intern(f"Alias for field number {index}"))
     result = type(typename, (tuple,), class_namespace)
     result.__module__ = sys._getframe(1).f_globals.get("__name__", "__main__")
     return result

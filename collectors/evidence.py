@@ -6,9 +6,8 @@ what it could read. Stdlib only. Nothing here decides a severity.
 from __future__ import annotations
 
 import enum
+from collections import namedtuple
 from collections.abc import Mapping
-
-from cortex.core.fasttuple import namedtuple
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:

@@ -14,9 +14,8 @@ bytes, counts); a value the evidence does not hold is left out, never invented. 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from collections.abc import Mapping
-
-from cortex.core.fasttuple import namedtuple
 
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations

@@ -8,8 +8,8 @@ duration_ms and an optional top_score. Integers are JSON integers (booleans are 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
-from cortex.core.fasttuple import namedtuple
 from cortex.core.timestamps import parse_timestamp_ms
 
 # pending-proposals.jsonl: the row model is cortex.write.proposalrows (pydantic, published as a schema);

@@ -9,7 +9,8 @@ its own shape (ValueError).
 """
 from __future__ import annotations
 
-from cortex.core.fasttuple import namedtuple
+from collections import namedtuple
+
 from cortex.core.timestamps import parse_timestamp_ms
 
 # memory-locks.jsonl events: written by cortex.write.locks (through WriteContext) and cortex-health fix

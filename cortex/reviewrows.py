@@ -18,8 +18,8 @@ keep the reviewer and the collector fast.
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 
-from cortex.core.fasttuple import namedtuple
 from cortex.evidencerows import is_count, is_duration
 from cortex.core.timestamps import parse_timestamp_ms
 

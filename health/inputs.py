@@ -10,11 +10,11 @@ error, on every path.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.lifeos.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
-from cortex.core.fasttuple import namedtuple
 from health.judge.checks import CheckRow, probe_row
 from health.layouts import LAYOUTS, LayoutError, LayoutSpec, choose, lifeos
 from thresholds.clock import Clock, resolve_clock

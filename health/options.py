@@ -8,9 +8,9 @@ common command line (plain flags and `--option VALUE` pairs) is read without arg
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
-from cortex.core.fasttuple import namedtuple
 from health.commands import listing
 from health.commands.base import UsageError
 from health.layouts import NAMES as LAYOUT_NAMES

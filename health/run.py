@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections import namedtuple
 from collections.abc import Callable, Mapping
 
 from collectors.runner import collect_all
-from cortex.core.fasttuple import namedtuple
 from health.judge.checks import CheckRow, collectors, names, rules
 from health.judge.evaluate import evaluate, outcome
 from health.judge.catalogue import Problem

@@ -5,8 +5,7 @@ parses and waits) never imports the check list and every collector behind health
 """
 from __future__ import annotations
 
-from cortex.core.fasttuple import namedtuple
-
+from collections import namedtuple
 
 
 _FIELDS = ("root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout otlp "

@@ -7,9 +7,8 @@ and reports.units all use these names, so reports/ never imports health/. Stdlib
 from __future__ import annotations
 
 import enum
+from collections import namedtuple
 from types import MappingProxyType
-
-from cortex.core.fasttuple import namedtuple
 
 
 class Severity(str, enum.Enum):

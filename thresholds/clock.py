@@ -6,9 +6,9 @@ used so every other check still runs: no age comparison is ever silently switche
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Mapping
 
-from cortex.core.fasttuple import namedtuple
 from cortex.core.timestamps import now_ms
 from thresholds.clocksource import ENV_NOW, supplied_now  # noqa: F401  (ENV_NOW re-exported)
 

@@ -6,7 +6,8 @@ environment variable that overrides it, the reference implementation's camelCase
 """
 from __future__ import annotations
 
-from cortex.core.fasttuple import namedtuple
+from collections import namedtuple
+
 from thresholds import dense_context
 
 SECOND_MS = 1000

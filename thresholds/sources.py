@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
 
-from cortex.core.fasttuple import namedtuple
 from cortex.core.privatejson import KeyCollision, strip_private_json
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.numbers import ascii_decimal, digits_note

@@ -8,8 +8,7 @@ BASE exists without it, so a first publication does not fail.
 from __future__ import annotations
 
 import os
-
-from cortex.core.fasttuple import namedtuple
+from collections import namedtuple
 
 HEALTH_LOG_PARTS = ("logs", "cortex-health.jsonl")
 ATOM_FOLDERS = ("experiments", "knowledge", "patterns")

@@ -18,9 +18,9 @@ import json
 import os
 import re
 from functools import cache
+from collections import namedtuple
 
 from cortex import layout as contract
-from cortex.core.fasttuple import namedtuple
 from cortex.core.sha256 import sha256_hex
 from cortex.evidencerows import is_count
 

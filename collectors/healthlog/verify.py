@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections import namedtuple
 
-from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import open_regular
 from collectors.healthlog.chain import Checkpoint, link_of, sha256_hex
 from cortex.core.sha256 import sha256_for

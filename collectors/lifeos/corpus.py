@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections import namedtuple
 
 from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
@@ -29,7 +30,6 @@ from collectors.lifeos.layout import Layout
 from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
 from collectors.readers.text import clip
 from cortex import __version__
-from cortex.core.fasttuple import namedtuple
 from cortex.errors import CortexError
 from cortex.searchcache.location import db_location
 

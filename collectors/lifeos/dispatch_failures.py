@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections import namedtuple
 
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
-from cortex.core.fasttuple import namedtuple
 from cortex.core.sha256 import sha256
 from cortex.reviewrows import run_id_ms
 from cortex.core.safeio import UnsafeFile, read_bounded

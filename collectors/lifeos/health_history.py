@@ -8,13 +8,14 @@ key in a published line is its own link.
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.readers.fsprobe import describe_os_error, probe_file
 from collectors.lifeos.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.healthlog.verify import verify
 from collectors.healthlog.chain import Checkpoint, checkpoint_path, read_checkpoint
 from collectors.metric import Metric
-from cortex.core.fasttuple import namedtuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ heartbeat as the audit's own time), so a first Stop never calls the gate silent.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 
 from collectors.readers.activity import collect_activity
 from collectors.readers.fsprobe import probe_file
@@ -19,7 +20,6 @@ from cortex import layout as contract
 from collectors.readers.text import brief
 from collectors.readers.jsonl import tail_of, tail_rows
 from collectors.readers.tailstamps import tail_stamps
-from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState

@@ -10,12 +10,13 @@ runs in (the gate, collectors.lifeos.heartbeats.RUNNING_HOOK_ENV) is marked runn
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from collectors.lifeos.heartbeats import HOOKS as HEARTBEATS, RUNNING_HOOK_ENV, Beat, newest_stamp, surface_beat
 from collectors.readers.jsonl import tail_rows
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import clip
-from cortex.core.fasttuple import namedtuple
 from cortex.hookrows import HOOK_COMMANDS, HOOKS, hook_failure_problem
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.layout import HOOK_FAILURES_LOG

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
+from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.lifeos.heartbeats import TAIL_ROWS
@@ -26,7 +27,6 @@ from collectors.lifeos.hook_registry import read_registry
 from collectors.readers.jsonl import tail_of
 from collectors.lifeos.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
-from cortex.core.fasttuple import namedtuple
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.metric import Metric, Summary, json_object

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 import os
+from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.readers.settings import (LIVE_NAME, MAX_COMMANDS, MAX_SETTINGS_BYTES, HookCommand, hook_environment,
                                        parse_command, settings_env)
 from collectors.lifeos.heartbeats import HOOKS
-from cortex.core.fasttuple import namedtuple
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object

@@ -12,11 +12,12 @@ is left to the hot_memory collector, which reports it; here it is only noted.
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.evidence import EvidenceStatus
 from collectors.lifeos.hot_entry_text import Entry, shown, split_entry
 from collectors.lifeos.hot_memory import hot_file_text
 from collectors.lifeos.layout import Layout
-from cortex.core.fasttuple import namedtuple
 from cortex.core.jscompat import js_trim
 from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_ENTRIES, parse_memory_content, validate_entries
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
+from collections import namedtuple
 
-from cortex.core.fasttuple import namedtuple
 from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
 
 SHOWN_CHARS = 160

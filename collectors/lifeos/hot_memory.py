@@ -7,10 +7,11 @@ are not entries at all (hand edits: their line and the rule they break, never th
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import clip
-from cortex.core.fasttuple import namedtuple
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotmemory import check_markers, read_diagnostics
 from cortex.core.safeio import UnsafeFile, read_bounded

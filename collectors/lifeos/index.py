@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import re
 from functools import cache
+from collections import namedtuple
 
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
-from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.core.sha256 import sha256_for
 from cortex.core.timestamps import parse_timestamp_ms

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.readers.settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
@@ -22,7 +23,6 @@ from collectors.readers.fsprobe import file_kind
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
 from collectors.evidence import EvidenceStatus
-from cortex.core.fasttuple import namedtuple
 
 LIFEOS_NATIVE = "lifeos-native"
 CORTEX_NATIVE = "cortex-native"

@@ -9,6 +9,7 @@ the audit shares.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from functools import cached_property
 from types import MappingProxyType
 
@@ -16,7 +17,6 @@ from collectors.readers.settings import SettingsFile, live_settings
 from collectors.readers.jsonl import review_config
 from collectors.readers.paths import HEALTH_LOG_NAME, resolve_root
 from cortex import layout as contract
-from cortex.core.fasttuple import namedtuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import namedtuple
 
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
 from collectors.readers.text import brief
-from cortex.core.fasttuple import namedtuple
 from cortex.liferows import contention_at_ms
 from collectors.readers.jsonl import tail_rows
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded

@@ -6,10 +6,10 @@ below it; health.layouts uses `nearby_tree` for its usage error. Looks only at f
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus
 from collectors.lifeos.layout import Layout
-from cortex.core.fasttuple import namedtuple
 from cortex.layout import LIFEOS
 
 MAX_ANCESTORS = 64  # a path deeper than this is not a home folder a user would pass

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import os
 import stat
+from collections import namedtuple
 
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.lifeos.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.metric import Metric, seconds
-from cortex.core.fasttuple import namedtuple
 from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False

@@ -4,9 +4,10 @@ Called through the check list (health.judge.checks). Pending means `status` is e
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
-from cortex.core.fasttuple import namedtuple
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
 from collectors.metric import Metric

@@ -6,10 +6,11 @@ counts; after the first audit only what was appended, collectors.readers.cursors
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
-from cortex.core.fasttuple import namedtuple
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import as_json
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model

@@ -6,10 +6,11 @@ shapes as collectors.lifeos.reviewer), `turn_count_since_last_review` of O/revie
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
 from collectors.readers.reviewer_rows import RowClass, classify
-from cortex.core.fasttuple import namedtuple
 from cortex.evidencerows import is_count
 from collectors.readers.text import brief
 from collectors.readers.jsonl import json_object, tail_rows

@@ -5,10 +5,11 @@ fields the evaluator needs and says precisely why the file is unusable when it i
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
-from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState

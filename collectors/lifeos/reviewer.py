@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import deque
+from collections import deque, namedtuple
 
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from collectors.readers.reviewer_rows import RowClass, carries_eat_cap, classify, dispatch_refusals, is_failure
-from cortex.core.fasttuple import namedtuple
 from cortex.reviewrows import run_id_ms
 from collectors.readers.text import brief
 from cortex.core.timestamps import parse_timestamp_ms

@@ -15,6 +15,7 @@ An absent file means the defaults, as for the hooks (only the override is checke
 from __future__ import annotations
 
 import json
+from collections import namedtuple
 
 from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
@@ -22,7 +23,6 @@ from collectors.lifeos.layout import Layout
 from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
 from collectors.readers.text import clip
 from cortex import __version__, layout as contract
-from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.sha256 import sha256
 from cortex.errors import CortexError

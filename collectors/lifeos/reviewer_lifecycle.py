@@ -9,13 +9,13 @@ pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule de
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 
 from collectors.readers.jsonl import scan_jsonl, tail_rows
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
 from collectors.readers.text import brief
-from cortex.core.fasttuple import namedtuple
 from cortex.core.sha256 import blake2b
 from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.core.timestamps import parse_timestamp_ms

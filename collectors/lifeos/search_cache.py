@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus
 from collectors.lifeos.layout import Layout
-from cortex.core.fasttuple import namedtuple
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.searchcache.location import cache_bytes, db_location, probe_files
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections import namedtuple
 
 from collectors.readers.fsprobe import describe_os_error
-from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, tail_lines
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.review.transcript import transcript_files

@@ -10,10 +10,10 @@ costs constant memory.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Callable
 
 from cortex import layout as contract
-from cortex.core.fasttuple import namedtuple
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded, tail_lines
 from cortex.review.reviewdefaults import CONFIG_NAME
 from collectors.readers.fsprobe import describe_os_error, probe_file

@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.readers.fsprobe import describe_os_error
 from collectors.readers.text import brief
-from cortex.core.fasttuple import namedtuple
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object

@@ -15,8 +15,8 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 from __future__ import annotations
 
 import functools
+from collections import namedtuple
 
-from cortex.core.fasttuple import namedtuple
 from cortex.core.jscompat import js_len, js_trim
 
 TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled

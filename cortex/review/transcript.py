@@ -15,10 +15,9 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections import deque
+from collections import deque, namedtuple
 from collections.abc import Iterator
 
-from cortex.core.fasttuple import namedtuple
 from cortex.errors import InvalidInput
 from cortex.core.privacy import PrivateStream
 from cortex.core.safeio import UnsafeFile, iter_lines

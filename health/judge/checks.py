@@ -14,13 +14,13 @@ prepare step (health.layouts.dense_context), not an import.
 from __future__ import annotations
 
 import sys
+from collections import namedtuple
 
 from collectors.lifeos import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                                memory_root, observability, proposals, retrieval, review_cadence, review_state,
                                reviewer, reviewer_lifecycle, search_cache)
 from collectors.lifeos import corpus, hook_failures, hook_latency, hot_content, reviewer_config
 from collectors.runner import Collector
-from cortex.core.fasttuple import namedtuple
 from health.judge.catalogue import Check
 from health.judge.catalogue import dense_context as dense_context_entries
 from health.judge.catalogue import dispatch_failures as dispatch_failures_entries

@@ -7,8 +7,7 @@ so the --layout choices and the auto-detection stay import-light.
 """
 from __future__ import annotations
 
-from cortex.core.fasttuple import namedtuple
-
+from collections import namedtuple
 
 
 class Detection(namedtuple("Detection", "found what hint", defaults=(None,))):

@@ -21,9 +21,9 @@ no entry, so a live report and the same report read back from its stored line al
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from functools import lru_cache
 
-from cortex.core.fasttuple import namedtuple
 from cortex.layout import HOT_LABELS
 from health.judge.model import Finding, Severity
 

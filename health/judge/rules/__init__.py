@@ -6,9 +6,9 @@ thresholds and the clock, yielding findings. It never reads anything else.
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Iterable
 
-from cortex.core.fasttuple import namedtuple
 from health.judge.model import Finding
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations

@@ -16,10 +16,6 @@ except ImportError:  # pragma: no cover - CPython 3.12+, or a build without its 
         from _sha2 import sha256
     except ImportError:
         from hashlib import sha256
-try:
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a build without its own BLAKE2
-    from hashlib import blake2b
 
 BULK = 1 << 20  # about where OpenSSL's speed repays its ~3 ms of loading
 
@@ -35,3 +31,15 @@ def sha256_for(size: int):
     import hashlib
 
     return hashlib.sha256
+
+
+def __getattr__(name: str):
+    """`blake2b` loads on first import of it: the audit's readers use it, the recall hook must not pay for it."""
+    if name != "blake2b":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - a build without its own BLAKE2
+        from hashlib import blake2b
+    globals()["blake2b"] = blake2b
+    return blake2b

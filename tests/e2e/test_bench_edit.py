@@ -1,0 +1,25 @@
+"""bench/bench_edit.py: its --help works and a tiny run edits, waits for the builder and compares the answers.
+
+The numbers themselves are measured by running the script on real sizes in plain installs, never by timed tests.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.cortex_helpers import ROOT
+
+SCRIPT = ROOT / "bench" / "bench_edit.py"
+
+
+def test_help_describes_the_script():
+    out = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, check=True).stdout
+    assert "--old" in out and "builder" in out and "interleaved" in out
+
+
+def test_a_tiny_run_prints_each_side_and_same_answers(tmp_path):
+    result = subprocess.run([sys.executable, str(SCRIPT), "--old", sys.executable, "--size", "6", "--edits", "1",
+                             "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "edit 1: same answers on both sides and before/after the builder: True" in result.stdout
+    assert "  new: search after the edit" in result.stdout and "  old: search after the edit" in result.stdout

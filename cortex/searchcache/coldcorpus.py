@@ -5,9 +5,30 @@ files it read to the builder (cortex.searchcache.builder).
 """
 from __future__ import annotations
 
-from cortex.core.corpus import Corpus
+import time
+from collections.abc import Callable
+
+from cortex.core.corpus import Corpus, check_record_count, check_unique_ids, parse_file
 from cortex.core.records import CortexRecord
 from cortex.searchcache.builder import BuildJob, submit
+from cortex.searchcache.entries import trusted
+
+
+def read_cold(root: str, files: tuple[str, ...], key_of: Callable[[int], tuple]) -> tuple[list[CortexRecord], list]:
+    """Every file read as the uncached loader reads it, in its order, with its errors: (records, fresh), fresh
+    being (path, stat key, read_ns, records) of each file aged past the racy margin, for the builder."""
+    read_ns = time.time_ns()  # after every key was taken (the limits' lstat), before any file is read
+    records: list[CortexRecord] = []
+    fresh = []
+    for file_no, path in enumerate(files):
+        parsed = parse_file(path, root)
+        check_record_count(len(records), len(parsed))
+        records.extend(parsed)
+        key = key_of(file_no)
+        if trusted(key, read_ns, key):
+            fresh.append((path, key, read_ns, parsed))
+    check_unique_ids(records, root)
+    return records, fresh
 
 
 class ColdCorpus:

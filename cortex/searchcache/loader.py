@@ -21,13 +21,13 @@ import time
 from array import array
 from collections.abc import Callable, Mapping
 
-from cortex.core.corpus import (Corpus, check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
+from cortex.core.corpus import (check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
                                 pinned_files_stats)
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.builder import BuildJob, submit
-from cortex.searchcache.coldcorpus import ColdCorpus
+from cortex.searchcache.coldcorpus import ColdCorpus, read_cold
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
@@ -50,6 +50,8 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
     path = db_path(environ, root_real)
     if path is None:
         return enumerate_canonical_corpus(root_real)
+    if not os.path.lexists(path):  # no database yet (installed, cleared): creating one (its schema, sqlite's syncs)
+        return _cold_without_store(root_real, tuple(files), infos, path, clock, builds)  # is the builder's work
     try:
         store = Store.open(path, notes)
     except CacheUnusable:
@@ -65,6 +67,14 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
         corpus.close()
         raise
     return corpus.cold()
+
+
+def _cold_without_store(root: str, files: tuple[str, ...], infos, path: str, clock: Callable[[], int],
+                        builds: list | None) -> ColdCorpus:
+    """The first call of a cache: the uncached reads, handed to the builder, which creates the database."""
+    records, fresh = read_cold(root, files, lambda n: stat_key(infos[n] if infos is not None else os.lstat(files[n])))
+    job = BuildJob(path, root, iso_from_ms(clock()), fresh, []) if fresh else None
+    return ColdCorpus(root, files, records, job, builds)
 
 
 class CachedCorpus:
@@ -156,17 +166,8 @@ class CachedCorpus:
         """No trusted entry (or a damaged cache): every file read as the uncached loader reads it, in its
         order, with its errors; the snapshot ends and the files go to the builder on close."""
         self._end()
-        self._fresh = []  # a load stopped by damage may have read some already: each is read (and stored) once
-        read_ns = time.time_ns()  # after every key was taken (the limits' lstat), before any file is read
-        records: list[CortexRecord] = []
-        for file_no, path in enumerate(self.files):
-            parsed = parse_file(path, self.root)
-            check_record_count(len(records), len(parsed))
-            records.extend(parsed)
-            key = self._key(file_no)
-            if trusted(key, read_ns, key):
-                self._fresh.append((path, key, read_ns, parsed))
-        check_unique_ids(records, self.root)
+        # A load stopped by damage may have read some already: each file is read (and stored) once.
+        records, self._fresh = read_cold(self.root, self.files, self._key)
         return ColdCorpus(self.root, self.files, records, self._job(), self.builds)
 
     def _read(self, file_no: int, path: str, rel: str, index: bool) -> FileFacts:

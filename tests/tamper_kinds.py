@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests import health_scenarios as scenarios
 from tests.health_support import NOW_MS, copy_demo, obs
-from tests.tamper_support import Built, audit_report, audited, cache_env, cortex_data, memos_of
+from tests.tamper_support import Built, audit_report, audited, builders_done, cache_env, cortex_data, memos_of
 
 # -- the reviewer-config verdict memo (collectors.lifeos.reviewer_config): the whole audit report ------------------------
 
@@ -156,17 +156,9 @@ def read_answers(built: Built) -> dict:
 
 def build_summarised(folder: Path, variant: int) -> Built:
     """A searched tree whose builder is done, searched once more: the warm call leaves the summary."""
-    import fcntl
-    import os
-
     built = Built(copy_demo(folder), {**cache_env(folder), "CORTEX_NOW": "2026-11-29T12:00:00Z"})
     assert cortex_data(built, "search", "the" if variant else "frost")[0] == 0  # fills the database (a builder)
-    for lock in (Path(built.env["CORTEX_CACHE_DIR"]) / "search").rglob("*-build.lock"):
-        fd = os.open(lock, os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # the detached builder is done
-        finally:
-            os.close(fd)
+    builders_done(built)
     assert cortex_data(built, "search", "the")[0] == 0  # warm from the rows: leaves their summary
     return built
 

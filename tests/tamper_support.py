@@ -125,6 +125,18 @@ def cortex_data(built: Built, *argv: str) -> tuple[int, Any]:
     return done.returncode, envelope["data"] if envelope["ok"] else envelope["error"]["code"]
 
 
+def builders_done(built: Built) -> None:
+    """Block until no detached search-cache builder of the tree's cache folder runs (each holds its lock)."""
+    import fcntl
+
+    for lock in (Path(built.env["CORTEX_CACHE_DIR"]) / "search").rglob("*-build.lock"):
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        finally:
+            os.close(fd)
+
+
 def copied(template: Built, built_in: Path, folder: Path) -> Built:
     """The tree `template` (built in folder `built_in`) copied into `folder`, its paths moved along."""
     shutil.copytree(built_in, folder, symlinks=True, dirs_exist_ok=True)

@@ -5,7 +5,6 @@ and what the answer must equal). A new cache, cursor, memo, checkpoint or marker
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import sqlite3
@@ -19,8 +18,8 @@ from tests.tamper_kinds import (another_generation, build_config, build_corpus, 
                                 build_summarised, builder_lock, config_verdicts, content_memos, corpus_verdicts,
                                 count_more, export_cursors, exported, one_more_of_each, read_answers, say_valid,
                                 scribble, search_summary, summarised_answers)
-from tests.tamper_support import (TAMPERS, Built, Kind, audit_report, audited, cache_env, check, cortex_data,
-                                  memos_of, run)
+from tests.tamper_support import (TAMPERS, Built, Kind, audit_report, audited, builders_done, cache_env, check,
+                                  cortex_data, memos_of, run)
 
 # -- audit cursors (collectors.readers.cursors): the whole audit report ------------------------------------------------
 
@@ -161,7 +160,8 @@ def count_another(path: Path) -> None:
 
 def build_searched(folder: Path, variant: int) -> Built:
     built = Built(copy_demo(folder), {**cache_env(folder), "CORTEX_NOW": "2026-11-29T12:00:00Z"})
-    assert cortex_data(built, "search", "the")[0] == 0  # leaves the cache
+    assert cortex_data(built, "search", "the")[0] == 0  # its detached builder creates and fills the cache
+    builders_done(built)
     return built
 
 
@@ -261,12 +261,7 @@ def test_every_file_in_the_cache_folder_is_a_row_of_its_own(tmp_path):
     exported(built)
     searched = Built(root, {**built.env, "CORTEX_NOW": "2026-11-29T12:00:00Z"})
     assert cortex_data(searched, "search", "the")[0] == 0
-    for lock in (Path(built.env["CORTEX_CACHE_DIR"]) / "search").rglob("*-build.lock"):
-        fd = os.open(lock, os.O_RDWR)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # the detached builder is done: the next search is warm
-        finally:
-            os.close(fd)
+    builders_done(searched)  # the next search is warm
     assert cortex_data(searched, "search", "the")[0] == 0  # warm: leaves the summary
     rows = {kind.files.__name__: kind.name for kind in KINDS}
     claimed: dict[Path, list[str]] = {}

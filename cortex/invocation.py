@@ -130,13 +130,17 @@ class Invocation:
             self._cache["corpus"] = self.loaded(enumerate_canonical_corpus)
         return self._cache["corpus"]
 
+    def caching(self) -> bool:
+        """Whether this call may use the search cache (CORTEX_CACHE, CORTEX_CACHE_DIR: cortex.core.cachedir)."""
+        from cortex.core.cachedir import cache_base
+
+        return cache_base(self.environ) is not None
+
     def read_corpus(self, *, index: bool):
         """The corpus for answering reads, through the search cache when there is one (cortex.searchcache).
         `index`: the caller ranks or needs content. Same records, same errors as corpus()."""
-        from cortex.core.cachedir import cache_base
-
-        if cache_base(self.environ) is None:  # no cache for this call: the loader would pin, walk and parse as corpus()
-            return self.corpus()  # does (one walk instead of two; sqlite and the cache modules not loaded)
+        if not self.caching():  # no cache for this call: the loader would pin, walk and parse as corpus() does
+            return self.corpus()  # (one walk instead of two; sqlite and the cache modules not loaded)
         key = ("read_corpus", index)  # a corpus loaded without the index cannot rank or give content
         if key not in self._cache:
             from cortex.searchcache.loader import load_corpus

@@ -72,9 +72,7 @@ def _paged(rows: list, inv: Invocation, message: str, card=None, total: int | No
 def status(inv: Invocation) -> dict:
     if inv.positionals:
         raise InvalidInput("status accepts no positional arguments")
-    from cortex.core.cachedir import cache_base
-
-    if cache_base(inv.environ) is None:  # no cache: count as corpus() would read, keeping no record's text
+    if not inv.caching():  # count as corpus() would read, keeping no record's text
         from cortex.core.corpus import count_canonical_records
 
         root, records = inv.loaded(count_canonical_records)

@@ -22,11 +22,8 @@ from cortex.hot.retrieval import DEFAULT_LIMIT, MAX_LIMIT, log_recall, recall
 
 def recall_command(inv: Invocation) -> tuple[int, str]:
     """The collector held off for the whole answer (cortex.core.gcpause: a short-lived hook)."""
-    collecting = gcpause.hold()
-    try:
+    with gcpause.paused():
         return _recall(inv, time.perf_counter())
-    finally:
-        gcpause.release(collecting)
 
 
 def _recall(inv: Invocation, started: float) -> tuple[int, str]:

@@ -5,16 +5,21 @@ files it read to the builder (cortex.searchcache.builder).
 """
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
 
 from cortex.core.corpus import Corpus, check_record_count, check_unique_ids, parse_file
 from cortex.core.records import CortexRecord
 from cortex.searchcache.builder import BuildJob, submit
-from cortex.searchcache.entries import trusted
+from cortex.searchcache.entries import stat_key, trusted
 
 
-def read_cold(root: str, files: tuple[str, ...], key_of: Callable[[int], tuple]) -> tuple[list[CortexRecord], list]:
+def file_key(files: tuple[str, ...], infos: list[os.stat_result] | None, file_no: int) -> tuple:
+    """A file's stat key: from its lstat as the limits took it (`infos`, moments ago), else a fresh lstat."""
+    return stat_key(infos[file_no] if infos is not None else os.lstat(files[file_no]))
+
+
+def read_cold(root: str, files: tuple[str, ...], infos: list[os.stat_result] | None) -> tuple[list[CortexRecord], list]:
     """Every file read as the uncached loader reads it, in its order, with its errors: (records, fresh), fresh
     being (path, stat key, read_ns, records) of each file aged past the racy margin, for the builder."""
     read_ns = time.time_ns()  # after every key was taken (the limits' lstat), before any file is read
@@ -24,7 +29,7 @@ def read_cold(root: str, files: tuple[str, ...], key_of: Callable[[int], tuple])
         parsed = parse_file(path, root)
         check_record_count(len(records), len(parsed))
         records.extend(parsed)
-        key = key_of(file_no)
+        key = file_key(files, infos, file_no)
         if trusted(key, read_ns, key):
             fresh.append((path, key, read_ns, parsed))
     check_unique_ids(records, root)

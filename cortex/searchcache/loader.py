@@ -27,7 +27,7 @@ from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.builder import BuildJob, submit
-from cortex.searchcache.coldcorpus import ColdCorpus, read_cold
+from cortex.searchcache.coldcorpus import ColdCorpus, file_key, read_cold
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
@@ -72,7 +72,7 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
 def _cold_without_store(root: str, files: tuple[str, ...], infos, path: str, clock: Callable[[], int],
                         builds: list | None) -> ColdCorpus:
     """The first call of a cache: the uncached reads, handed to the builder, which creates the database."""
-    records, fresh = read_cold(root, files, lambda n: stat_key(infos[n] if infos is not None else os.lstat(files[n])))
+    records, fresh = read_cold(root, files, infos)
     job = BuildJob(path, root, iso_from_ms(clock()), fresh, []) if fresh else None
     return ColdCorpus(root, files, records, job, builds)
 
@@ -93,7 +93,7 @@ class CachedCorpus:
         self._generation, self._summarise = None, False  # the snapshot's; every file from the rows: summarise on close
 
     def _key(self, file_no: int) -> tuple:
-        return stat_key(self._infos[file_no] if self._infos is not None else os.lstat(self.files[file_no]))
+        return file_key(self.files, self._infos, file_no)
 
     def load(self, index: bool) -> bool:
         """Take every file from its trusted entry (from the summary of this snapshot's generation when one may
@@ -132,7 +132,7 @@ class CachedCorpus:
         files = summary.files
         if index:
             places = [place if place is not None and files[place][3] else None for place in places]
-        if not places or (type(places) is list and places.count(None) == len(places)):
+        if places.count(None) == len(places):  # none there (a range, when every file is, holds no None)
             return False
         for file_no, place in enumerate(places):
             path = self.files[file_no]
@@ -167,7 +167,7 @@ class CachedCorpus:
         order, with its errors; the snapshot ends and the files go to the builder on close."""
         self._end()
         # A load stopped by damage may have read some already: each file is read (and stored) once.
-        records, self._fresh = read_cold(self.root, self.files, self._key)
+        records, self._fresh = read_cold(self.root, self.files, self._infos)
         return ColdCorpus(self.root, self.files, records, self._job(), self.builds)
 
     def _read(self, file_no: int, path: str, rel: str, index: bool) -> FileFacts:

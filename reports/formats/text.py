@@ -97,23 +97,41 @@ def plain_lines(report: Report, width: int) -> list[str] | None:
     and none rich would wrap. None for anything else (findings, a long or unusual line), which rich renders."""
     if report.findings:
         return None
-    counts, overall = report.counts, report.overall
-    header = (f"cortex-health {overall.upper()}  critical {counts.critical}, warn {counts.warn}, ok {counts.ok}  "
-              f"at {report.ts}")  # render's markup, without colour
-    unwrapped = [header, f"root: {report.root or '(not resolved)'}",
-                 "No problems found." if overall == "ok" else
-                 "Nothing was checked: the verdict is unknown (see the reason below)."]
-    wrapped_lines = []  # printed with soft_wrap: never wrapped by rich
-    if report.skipped:
-        wrapped_lines.append(wrapped("skipped (not checked): " + ", ".join(report.skipped), width, 4))
-    if report.ok_summary:
-        wrapped_lines.append(wrapped("ok: " + ", ".join(map(whole, report.ok_summary)), width, 4))
+    overall = report.overall
+    header = f"cortex-health {overall.upper()}  {_tally(report)}"  # render's markup, without colour
+    unwrapped = [header, _root_line(report), _nothing_found(overall)]
+    wrapped_lines = _listed(report, width)  # printed with soft_wrap: never wrapped by rich
     last = [f"reason: {report.reason}"] if report.reason else []
     if any("[" in part or "\\" in part for part in (overall, str(report.ts))) or \
             not all(_plain(line) and len(line) < width for line in unwrapped + last) or \
             not all(part.isascii() and part.isprintable() for line in wrapped_lines for part in line.split("\n")):
         return None
     return unwrapped + wrapped_lines + last
+
+
+def _tally(report: Report) -> str:
+    counts = report.counts
+    return f"critical {counts.critical}, warn {counts.warn}, ok {counts.ok}  at {report.ts}"
+
+
+def _root_line(report: Report) -> str:
+    return f"root: {report.root or '(not resolved)'}"
+
+
+def _nothing_found(overall: str) -> str:
+    """The line of a report without findings: an unknown verdict found nothing because it could not look."""
+    return "No problems found." if overall == "ok" else \
+        "Nothing was checked: the verdict is unknown (see the reason below)."
+
+
+def _listed(report: Report, width: int) -> list[str]:
+    """The skipped and ok lists, each wrapped with a hanging indent (printed as they are)."""
+    lines = []
+    if report.skipped:
+        lines.append(wrapped("skipped (not checked): " + ", ".join(report.skipped), width, 4))
+    if report.ok_summary:
+        lines.append(wrapped("ok: " + ", ".join(map(whole, report.ok_summary)), width, 4))
+    return lines
 
 
 def _plain(line: str) -> bool:
@@ -137,12 +155,9 @@ def render_rich(report: Report, out: TextIO, *, tty: bool = False, verbose: bool
     console = Console(file=out, force_terminal=tty, color_system="auto" if tty else None,
                       width=None if tty else plain_width(environ), highlight=False, emoji=False)
     width = console.width
-    counts = report.counts
     overall = report.overall
-    console.print(f"cortex-health [{STYLE.get(overall, 'bold')}]{overall.upper()}[/]  "
-                  f"critical {counts.critical}, warn {counts.warn}, ok {counts.ok}  "
-                  f"at {report.ts}", markup=True)
-    console.print(f"root: {report.root or '(not resolved)'}", markup=False)
+    console.print(f"cortex-health [{STYLE.get(overall, 'bold')}]{overall.upper()}[/]  {_tally(report)}", markup=True)
+    console.print(_root_line(report), markup=False)
     if report.findings:
         rows = finding_rows(report)
         table = findings_table(rows, width)
@@ -151,10 +166,8 @@ def render_rich(report: Report, out: TextIO, *, tty: bool = False, verbose: bool
         else:
             for line, style in finding_list(rows, width):
                 console.print(line, style=style or None, markup=False, soft_wrap=True)
-    elif overall == "ok":
-        console.print("No problems found.", markup=False)
-    else:  # an unknown verdict found nothing because it could not look
-        console.print("Nothing was checked: the verdict is unknown (see the reason below).", markup=False)
+    else:
+        console.print(_nothing_found(overall), markup=False)
     if verbose:
         from reports.hints import finding_block
 
@@ -164,11 +177,7 @@ def render_rich(report: Report, out: TextIO, *, tty: bool = False, verbose: bool
                 line = line.replace(item.id, whole(item.id), 1) if number == 0 else line
                 indent = 2 if number == 0 else len(line) - len(line.lstrip()) + 11  # under the text after `fix:`
                 console.print(wrapped(line, width, indent), markup=False, soft_wrap=True)
-    if report.skipped:
-        console.print(wrapped("skipped (not checked): " + ", ".join(report.skipped), width, 4), markup=False,
-                      soft_wrap=True)
-    if report.ok_summary:
-        console.print(wrapped("ok: " + ", ".join(map(whole, report.ok_summary)), width, 4), markup=False,
-                      soft_wrap=True)
+    for line in _listed(report, width):
+        console.print(line, markup=False, soft_wrap=True)
     if report.reason:
         console.print(f"reason: {report.reason}", markup=False)

@@ -8,7 +8,6 @@ Corpus limits are checked from metadata before any content is read.
 """
 from __future__ import annotations
 
-import functools
 import os
 from collections import namedtuple
 
@@ -18,7 +17,8 @@ from cortex.core.corpusfaults import frontmatter_line, id_line, source_key
 from cortex.core.corpusfiles import (canonical_files, canonical_text, check_limits, pin_canonical_root,
                                      read_canonical_bytes, read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
-from cortex.core.jscompat import JS_DOT, JS_WS_CLASS, js_trim
+from cortex.core.frontmatter import frontmatter_fields, split_lines
+from cortex.core.jscompat import js_trim
 from cortex.core.jsonlrows import jsonl_row as _jsonl_row, plain_records
 from cortex.core.privacy import strip_private_content
 from cortex.core.records import CortexRecord
@@ -26,17 +26,6 @@ from cortex.core.timestamps import parse_timestamp_ms
 
 MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
-
-
-
-@functools.cache  # compiled when a Markdown file or a JSONL file the plain reader declines is first read: `re` and
-def _patterns():  # its enum cost a call ~10M instructions, and a plain JSONL corpus needs no pattern
-    import re
-
-    return (re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)"),  # the frontmatter
-            re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z"),  # a field
-            re.compile(r"\A[\"']|[\"']\Z"),  # quotes around a scalar
-            re.compile(r"\r?\n"))  # a line end
 
 
 class Corpus(namedtuple("Corpus", "root files records")):
@@ -70,22 +59,6 @@ class Corpus(namedtuple("Corpus", "root files records")):
     def close(self) -> None:
         pass
 
-
-
-def _scalar(value: str) -> str:
-    return _patterns()[2].sub("", js_trim(value))
-
-
-def frontmatter_fields(content: str) -> dict[str, str]:
-    frontmatter, field_line, _quotes, line_end = _patterns()
-    match = frontmatter.match(content)
-    fields: dict[str, str] = {}
-    if match:
-        for line in line_end.split(match.group(1)):
-            field = field_line.match(line)
-            if field:
-                fields[field.group(1)] = _scalar(field.group(2))
-    return fields
 
 
 _TIMES = (("created", 3), ("updated", 4), ("valid_from", 10), ("valid_until", 11))  # name, place in the fields
@@ -175,7 +148,7 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
 def exact_jsonl(data: bytes, rel: str) -> list[CortexRecord]:
     """The records of a JSONL file's bytes: the text checked whole, then each line in turn (plain_records' model)."""
     text = canonical_text(data, rel)
-    lines = _patterns()[3].split(text) if "\r" in text else text.split("\n")
+    lines = split_lines(text) if "\r" in text else text.split("\n")
     return [_jsonl_record(_jsonl_row(line, rel, index + 1), rel, index + 1)
             for index, line in enumerate(lines) if js_trim(line)]
 

@@ -17,38 +17,18 @@ check every fast path against `general_terms(fold(text))`, the general algorithm
 """
 from __future__ import annotations
 
-import functools
 import operator
-import re
-import unicodedata
 
-from cortex.core import unicode_tables as tables
-
-_ASCII_TERM = re.compile(r"[a-z0-9]+")
+# Only text beyond ASCII needs cortex.core.unicode_tables (its patterns, `re`, enum, functools and unicodedata: ~20M
+# instructions to import): the functions that meet such text import it there, so an ASCII prompt's hook loads none.
 _ASCII_BLANKS = str.maketrans({chr(code): " " for code in range(128) if not (chr(code).isdigit() or chr(code).islower())})
-_CJK_SUPPLEMENTARY = re.compile(f"[{tables.CJK_SUPPLEMENTARY}]")
-_SIMPLE_RUN = re.compile(r"[^\W_]+")  # letters and digits: `\w` without `_`
-_SUPPLEMENTARY = re.compile("[\U00010000-\U0010ffff]")
-_VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f]|[\U000e0100-\U000e01ef]")
-
-
-# The two classes below cost milliseconds to compile and only non-ASCII text needs them: built
-# on first use, so an ASCII prompt's recall hook never pays for them.
-@functools.cache
-def _cjk_bmp() -> re.Pattern[str]:
-    return re.compile(f"[{tables.CJK_BMP}]")
-
-
-@functools.cache
-def _fullwidth_punctuation() -> re.Pattern[str]:
-    """Full-width punctuation and the ideographic space separate words before and after NFKC
-    alike; blanking them first lets typical CJK text pass NFKC's quick check (5x faster)."""
-    return re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
 
 
 def ascii_terms(text: str) -> list[str]:
     """The reference tokenizer: lowercase `[a-z0-9]+` runs."""
-    return _ASCII_TERM.findall(text.lower())
+    from cortex.core import unicode_tables as tables
+
+    return tables.ascii_term().findall(text.lower())
 
 
 def unicode_terms(text: str) -> list[str]:
@@ -57,10 +37,12 @@ def unicode_terms(text: str) -> list[str]:
         # The reference's `[a-z0-9]+` runs, found by blanking every other ASCII character and
         # splitting (C loops, a third faster than the pattern); tests prove the two equal.
         return text.lower().translate(_ASCII_BLANKS).split()
+    from cortex.core import unicode_tables as tables
+
     first = tables.beyond_ascii_words().search(text)
     if first is None:
         # ASCII words among typographic punctuation: folding could only change separators.
-        return _ASCII_TERM.findall(text.lower())
+        return tables.ascii_term().findall(text.lower())
     if tables.beyond_latin_words().search(text, first.start()) is None:
         # Latin letters only, before and after folding: no mark, no CJK, one lookup-table class.
         return tables.latin_run().findall(fold(text))
@@ -74,33 +56,6 @@ _ASCII_WORD_BYTES = bytes(b + 32 if 65 <= b <= 90 else b if 48 <= b <= 57 or 97 
 _MARKS = bytes(32 if b == 32 else 97 for b in range(256))  # a word byte becomes `a`: a term starts at each ` a`
 _UNSURE = 1  # term_counts' byte for a character it cannot fold alone (a control character: in no record)
 _UNSURE_BYTE = bytes([_UNSURE])
-
-
-@functools.cache
-def _latin1_word_bytes() -> bytes:
-    """Each Latin-1 character as term_counts reads it: its fold when that is one letter or digit below U+0100, a
-    space when its fold holds none (a separator), else _UNSURE (µ, ß, ½, ¨: folds beyond one Latin-1 character,
-    or the general algorithm's)."""
-    beyond = tables.beyond_latin_words()
-    table = bytearray(_ASCII_WORD_BYTES)
-    for code in range(0x80, 0x100):
-        folded = tables.fold_char(chr(code))
-        if beyond.match(chr(code)):
-            table[code] = _UNSURE
-        elif not any(char.isalnum() for char in folded):
-            table[code] = 32
-        elif len(folded) == 1 and ord(folded) < 0x100:
-            table[code] = ord(folded)
-        else:
-            table[code] = _UNSURE
-    table[_UNSURE] = _UNSURE
-    return bytes(table)
-
-
-@functools.cache
-def _beyond_latin1_separators() -> re.Pattern[str]:
-    """A character from U+0100 on that is not a plain separator (a letter, a mark, CJK)."""
-    return re.compile(f"[^\\x00-\\xff{tables.class_of(tables.separator_ranges())}]")
 
 
 def counting_terms(query_terms: list[str]) -> list[tuple[str, bytes]]:
@@ -124,13 +79,15 @@ def term_counts(text: str, counted: list[tuple[str, bytes]]) -> tuple[int, dict[
     if text.isascii():
         words = text.encode("ascii").translate(_ASCII_WORD_BYTES)
     else:
+        from cortex.core import unicode_tables as tables
+
         try:
             data = text.encode("latin-1")
         except UnicodeEncodeError:  # beyond Latin-1: only separators may be, each then a `?` (a space)
-            if _beyond_latin1_separators().search(text) is not None:
+            if tables.beyond_latin1_separators().search(text) is not None:
                 return None
             data = text.encode("latin-1", "replace")
-        words = data.translate(_latin1_word_bytes())
+        words = data.translate(tables.latin1_word_bytes(_ASCII_WORD_BYTES, _UNSURE))
         if words.find(_UNSURE_BYTE) >= 0:  # (find: bytes' `in` tries its operand as an integer first, raising)
             return None
     marks = words.translate(_MARKS)
@@ -149,21 +106,27 @@ def term_counts(text: str, counted: list[tuple[str, bytes]]) -> tuple[int, dict[
 
 def fold(text: str) -> str:
     """NFKC, case-fold, NFKC again (case folding can leave a string un-normalised)."""
+    import unicodedata
+
+    from cortex.core import unicode_tables as tables
+
     if not unicodedata.is_normalized("NFKC", text):
-        text = unicodedata.normalize("NFKC", _fullwidth_punctuation().sub(" ", text))
+        text = unicodedata.normalize("NFKC", tables.fullwidth_punctuation().sub(" ", text))
     text = text.casefold()
     return text if unicodedata.is_normalized("NFKC", text) else unicodedata.normalize("NFKC", text)
 
 
 def general_terms(folded: str) -> list[str]:
     """The general algorithm on folded text, no shortcut: what every fast path must agree with."""
+    from cortex.core import unicode_tables as tables
+
     marked = _has_marks(folded)
-    if marked and _VARIATION_SELECTORS.search(folded):
+    if marked and tables.variation_selectors().search(folded):
         # A variation selector picks a glyph, not a word; left in, it would split a Han stretch.
-        folded = _VARIATION_SELECTORS.sub("", folded)
+        folded = tables.variation_selectors().sub("", folded)
         marked = _has_marks(folded)
     if not _has_cjk(folded):
-        return (tables.marked_run() if marked else _SIMPLE_RUN).findall(folded)
+        return (tables.marked_run() if marked else tables.simple_run()).findall(folded)
     out: list[str] = []
     for match in (tables.marked_cjk_or_word() if marked else tables.cjk_or_word()).finditer(folded):
         piece = match.group()
@@ -181,27 +144,36 @@ def is_lone_cjk(term: str) -> bool:
 
 def cjk_characters(folded: str) -> list[str]:
     """Every Han/Kana/Hangul character of folded text, in order: the lone-CJK terms a record can match."""
-    found = _cjk_bmp().findall(folded)
-    if _SUPPLEMENTARY.search(folded):
-        found += _CJK_SUPPLEMENTARY.findall(folded)
+    from cortex.core import unicode_tables as tables
+
+    found = tables.cjk_bmp().findall(folded)
+    if tables.supplementary().search(folded):
+        found += tables.cjk_supplementary().findall(folded)
     return found
 
 
 def prepare() -> None:
     """Build the lazy tables now (the benchmark calls this so no timed ranking pays for it)."""
+    from cortex.core import unicode_tables as tables
+
     tables.prepare()
-    _cjk_bmp()
-    _fullwidth_punctuation()
 
 
 def _has_marks(text: str) -> bool:
+    import unicodedata
+
+    from cortex.core import unicode_tables as tables
+
     if tables.bmp_marks().search(text):
         return True
-    if not _SUPPLEMENTARY.search(text):
+    if not tables.supplementary().search(text):
         return False
     # Supplementary-plane marks are rare and a class of them is slow: check those characters one by one.
-    return any(unicodedata.category(char)[0] == "M" for char in _SUPPLEMENTARY.findall(text))
+    return any(unicodedata.category(char)[0] == "M" for char in tables.supplementary().findall(text))
 
 
 def _has_cjk(text: str) -> bool:
-    return bool(_cjk_bmp().search(text) or (_SUPPLEMENTARY.search(text) and _CJK_SUPPLEMENTARY.search(text)))
+    from cortex.core import unicode_tables as tables
+
+    return bool(tables.cjk_bmp().search(text)
+                or (tables.supplementary().search(text) and tables.cjk_supplementary().search(text)))

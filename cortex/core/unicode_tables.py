@@ -170,7 +170,75 @@ def marked_cjk_or_word() -> re.Pattern[str]:
     return re.compile(f"{_cjk_stretch()}|{WORD_START}(?:{WORD_START}|{_marks()})*")
 
 
+# cortex.core.tokenize's patterns beyond its ASCII fast path: compiled here, on the first text that needs one.
+@functools.cache
+def ascii_term() -> re.Pattern[str]:
+    """The reference's term: `[a-z0-9]+`."""
+    return re.compile(r"[a-z0-9]+")
+
+
+@functools.cache
+def simple_run() -> re.Pattern[str]:
+    """Letters and digits: `\\w` without `_`."""
+    return re.compile(r"[^\W_]+")
+
+
+@functools.cache
+def supplementary() -> re.Pattern[str]:
+    return re.compile("[\U00010000-\U0010ffff]")
+
+
+@functools.cache
+def variation_selectors() -> re.Pattern[str]:
+    return re.compile("[\ufe00-\ufe0f]|[\U000e0100-\U000e01ef]")
+
+
+@functools.cache
+def cjk_supplementary() -> re.Pattern[str]:
+    return re.compile(f"[{CJK_SUPPLEMENTARY}]")
+
+
+@functools.cache
+def cjk_bmp() -> re.Pattern[str]:
+    return re.compile(f"[{CJK_BMP}]")
+
+
+@functools.cache
+def fullwidth_punctuation() -> re.Pattern[str]:
+    """Full-width punctuation and the ideographic space separate words before and after NFKC
+    alike; blanking them first lets typical CJK text pass NFKC's quick check (5x faster)."""
+    return re.compile("[\u3000\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]")
+
+
+@functools.cache
+def beyond_latin1_separators() -> re.Pattern[str]:
+    """A character from U+0100 on that is not a plain separator (a letter, a mark, CJK)."""
+    return re.compile(f"[^\\x00-\\xff{class_of(separator_ranges())}]")
+
+
+@functools.cache
+def latin1_word_bytes(ascii_word_bytes: bytes, unsure: int) -> bytes:
+    """Each Latin-1 character as tokenize.term_counts reads it: `ascii_word_bytes` below 0x80, above it its fold
+    when that is one letter or digit below U+0100, a space when its fold holds none (a separator), else `unsure`
+    (µ, ß, ½, ¨: folds beyond one Latin-1 character, or the general algorithm's)."""
+    beyond = beyond_latin_words()
+    table = bytearray(ascii_word_bytes)
+    for code in range(0x80, 0x100):
+        folded = fold_char(chr(code))
+        if beyond.match(chr(code)):
+            table[code] = unsure
+        elif not any(char.isalnum() for char in folded):
+            table[code] = 32
+        elif len(folded) == 1 and ord(folded) < 0x100:
+            table[code] = ord(folded)
+        else:
+            table[code] = unsure
+    table[unsure] = unsure
+    return bytes(table)
+
+
 def prepare() -> None:
     """Build every table now (about 70 ms), so no later tokenization pays for one."""
-    for build in (bmp_marks, beyond_ascii_words, beyond_latin_words, latin_run, marked_run, cjk_or_word, marked_cjk_or_word):
+    for build in (bmp_marks, beyond_ascii_words, beyond_latin_words, latin_run, marked_run, cjk_or_word, marked_cjk_or_word,
+                  cjk_bmp, fullwidth_punctuation):
         build()

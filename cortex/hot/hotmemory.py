@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections import namedtuple
 
+from cortex.core.frontmatter import split_lines
 from cortex.core.jscompat import js_len, js_trim
 
 TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
@@ -54,12 +55,6 @@ def frontmatter_length(content: str) -> int:
             return after + 2
         fence = content.find("\n---", fence + 1)
     return 0
-
-
-def split_lines(text: str) -> list[str]:
-    """`text` split at LF and CRLF (a lone CR stays in its line), as re.split(r"\\r?\\n") splits it."""
-    lines = text.split("\n")
-    return [line[:-1] if line.endswith("\r") else line for line in lines[:-1]] + lines[-1:]
 
 
 def prefix_length(text: str) -> int:

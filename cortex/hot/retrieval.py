@@ -12,12 +12,12 @@ private spans are removed, so a private span cannot be confirmed by hashing gues
 from __future__ import annotations
 
 import os
-import re
 from collections import namedtuple
 
 from cortex.core.sha256 import sha256_hex
-from cortex.core.corpus import EPOCH_ISO, enumerate_canonical_corpus, frontmatter_fields
+from cortex.core.corpus import EPOCH_ISO, enumerate_canonical_corpus
 from cortex.core.durable import append_line
+from cortex.core.frontmatter import frontmatter_fields, frontmatter_span
 from cortex.hot.hotinput import hot_text
 from cortex.hot.hotrender import SECTIONS, MAX_HOT_FILE_BYTES
 from cortex.hot.hotmemory import parse_memory_content, validate_entries
@@ -40,8 +40,6 @@ MAX_QUERY_CHARS = 8_192  # a pasted log is a prompt too: search its beginning, n
 MAX_QUERY_TERMS = 64
 MAX_SNIPPET_CHARS = 600
 MAX_BLOCK_CHARS = 4_000
-_FRONTMATTER = re.compile(r"\A---\r?\n[\s\S]*?\r?\n---(?:\r?\n|\Z)")
-_SPACE = re.compile(r"\s+")
 
 
 class Recall(namedtuple("Recall", "block returned top_score query_hash")):
@@ -83,7 +81,10 @@ def bounded_query(query: str) -> str:
 
 
 def _snippet(record: CortexRecord) -> str:
-    body = _SPACE.sub(" ", _FRONTMATTER.sub("", record.content)).strip()
+    """The content without its frontmatter, each whitespace run one space (the patterns `\\A---...---` and `\\s+`,
+    as string operations: tests/cortex/test_hook_parsing_equivalents.py), cut."""
+    span = frontmatter_span(record.content)
+    body = " ".join((record.content[span[2]:] if span else record.content).split())
     return body if len(body) <= MAX_SNIPPET_CHARS else body[: MAX_SNIPPET_CHARS - 1].rstrip() + "…"
 
 

@@ -1,4 +1,5 @@
-"""The hooks' string searches agree with the patterns they replaced (hotmemory, privatetags, reviewstate)."""
+"""The hooks' string searches agree with the patterns they replaced (hotmemory, frontmatter, retrieval, privatetags,
+reviewstate)."""
 from __future__ import annotations
 
 import re
@@ -6,6 +7,8 @@ import unicodedata
 
 from hypothesis import given, strategies as st
 
+from cortex.core.frontmatter import frontmatter_fields, frontmatter_span, scalar
+from cortex.core.jscompat import JS_DOT, JS_WS, JS_WS_CLASS, js_trim
 from cortex.core.privatetags import fold
 from cortex.hot.hotmemory import frontmatter_length, prefix_length, split_lines
 
@@ -26,6 +29,53 @@ def test_frontmatter_length_is_the_pattern_s_match(text):
 @given(_TEXTS)
 def test_split_lines_is_the_pattern_s_split(text):
     assert split_lines(text) == re.split(r"\r?\n", text)
+
+
+# cortex.core.corpus's patterns before cortex.core.frontmatter, and the recall snippet's
+_FENCED = re.compile(r"---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|\Z)")
+_FIELD = re.compile(rf"([A-Za-z0-9_]+):{JS_WS_CLASS}*({JS_DOT}*)\Z")
+_QUOTES = re.compile(r"\A[\"']|[\"']\Z")
+_FIELD_PIECES = st.sampled_from(["---", "\n", "\r", "\r\n", "\n---\n", "---\r\n", "\n---", "id", "A_9", "é", "-", ":", ": ",
+                                 " ", "\t", "\xa0", "\u2028", "\u2029", "\u3000", "'", '"', "x", "last_updated"])
+_FIELD_TEXTS = st.lists(_FIELD_PIECES, max_size=18).map("".join) | st.text(max_size=30)
+
+
+def _pattern_fields(content):
+    match = _FENCED.match(content)
+    fields = {}
+    if match:
+        for line in re.split(r"\r?\n", match.group(1)):
+            field = _FIELD.match(line)
+            if field:
+                fields[field.group(1)] = _QUOTES.sub("", js_trim(field.group(2)))
+    return fields
+
+
+@given(_FIELD_TEXTS)
+def test_frontmatter_span_is_the_pattern_s_match(text):
+    match = _FENCED.match(text)
+    assert frontmatter_span(text) == ((match.start(1), match.end(1), match.end()) if match else None)
+
+
+@given(_FIELD_TEXTS)
+def test_frontmatter_fields_are_the_patterns_fields(text):
+    assert frontmatter_fields(text) == _pattern_fields(text)
+
+
+@given(st.text(alphabet=st.sampled_from("'\" a\t\u3000é"), max_size=6) | st.text(max_size=8))
+def test_a_scalar_loses_the_quotes_the_pattern_takes_off(value):
+    assert scalar(value) == _QUOTES.sub("", js_trim(value))
+
+
+@given(st.text(alphabet=st.sampled_from(JS_WS + "\x1c\x1d\x1e\x1f\x85\u180eab"), max_size=12) | st.text(max_size=20))
+def test_the_snippet_s_whitespace_runs_are_the_pattern_s(text):
+    assert " ".join(text.split()) == re.sub(r"\s+", " ", text).strip()
+
+
+def test_every_whitespace_character_is_one_for_both():
+    for code in range(0x110000):
+        ch = chr(code)
+        assert ch.isspace() == bool(re.fullmatch(r"\s", ch)), hex(code)
 
 
 @given(_TEXTS)

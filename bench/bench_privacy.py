@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cortex.core import corpus  # noqa: E402
+from cortex.core import jsonlrows  # noqa: E402
 from cortex.core.privacy import strip_private_content  # noqa: E402
 
 TEXTS = {
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     row = json.dumps({"id": "r1", "type": "memory", "title": "Weekly review", "created": "2026-01-01T00:00:00Z",
                       "updated": "2026-01-01T00:00:00Z", "source": "canonical", "related": ["a", "b"],
                       "content": "We reviewed the nightly backup. " * 20})
-    print(f"{per_call_us(lambda: corpus._jsonl_row(row, 'r.jsonl:1'), args.repeat, args.number // 4):9.3f} us  "
+    print(f"{per_call_us(lambda: jsonlrows.jsonl_row(row, 'r.jsonl', 1), args.repeat, args.number // 4):9.3f} us  "
           "one JSONL record row parsed (every decoded string stripped)")
     return 0
 

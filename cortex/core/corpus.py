@@ -13,17 +13,16 @@ from collections import namedtuple
 
 from cortex.core import gcpause
 from cortex.core.sha256 import sha256_hex
-from cortex.core.corpusfaults import frontmatter_line, id_line, source_key
 from cortex.core.corpusfiles import (canonical_files, canonical_text, check_limits, pin_canonical_root,
                                      read_canonical_bytes, read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
 from cortex.core.frontmatter import frontmatter_fields, split_lines
 from cortex.core.jscompat import js_trim
-from cortex.core.jsonlrows import jsonl_row as _jsonl_row, plain_records
-from cortex.core.privacy import strip_private_content
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import parse_timestamp_ms
 
+# The parsers (cortex.core.jsonlrows, cortex.core.privacy) and the error paths (cortex.core.corpusfaults) are imported
+# where they run: a warm read takes its records from the search cache and only walks the files (pinned_files_stats).
 MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
@@ -100,6 +99,8 @@ def validated_record(fields: tuple) -> CortexRecord:
 
 
 def parse_markdown(path: str, root: str) -> CortexRecord:
+    from cortex.core.privacy import strip_private_content
+
     rel = os.path.relpath(path, root)
     raw = read_canonical_utf8(path, rel)
     content = strip_private_content(raw)
@@ -122,6 +123,8 @@ def parse_markdown(path: str, root: str) -> CortexRecord:
             fields.get("valid_until") or None,
         ))
     except IntegrityError as error:  # name the frontmatter line of the field at fault, never its value
+        from cortex.core.corpusfaults import frontmatter_line, source_key
+
         raise error.at(line=frontmatter_line(raw, source_key(fields, error.field))) from None
 
 
@@ -134,6 +137,8 @@ def _related_ids(content: str, field: str | None, where: str) -> list[str]:
 
 
 def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
+    from cortex.core.jsonlrows import plain_records
+
     rel = os.path.relpath(path, root)
     data = read_canonical_bytes(path, rel)
     try:
@@ -147,6 +152,8 @@ def parse_jsonl(path: str, root: str) -> list[CortexRecord]:
 
 def exact_jsonl(data: bytes, rel: str) -> list[CortexRecord]:
     """The records of a JSONL file's bytes: the text checked whole, then each line in turn (plain_records' model)."""
+    from cortex.core.jsonlrows import jsonl_row as _jsonl_row
+
     text = canonical_text(data, rel)
     lines = split_lines(text) if "\r" in text else text.split("\n")
     return [_jsonl_record(_jsonl_row(line, rel, index + 1), rel, index + 1)
@@ -203,6 +210,9 @@ def check_unique_ids(records: list, root: str | None = None) -> None:
     for record in records:
         prior = seen.get(record.id)
         if prior is not None:
+            from cortex.core.corpusfaults import id_line
+            from cortex.core.jsonlrows import jsonl_row as _jsonl_row
+
             error = IntegrityError(f"Duplicate canonical ID {record.id}: {prior} and {record.path}")
             nth = 2 if prior == record.path else 1
             line = None if root is None else id_line(root, record.path, record.id, nth, _jsonl_row)

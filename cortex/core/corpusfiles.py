@@ -6,7 +6,6 @@ canonical text must be valid UTF-8 without control characters or lone surrogates
 """
 from __future__ import annotations
 
-import functools
 import os
 import stat
 
@@ -28,11 +27,18 @@ MAX_TOTAL_BYTES = 128 * 1024 * 1024
 _ALLOWED_BYTES = bytes(b for b in range(256) if not (b <= 0x08 or b in (0x0B, 0x0C) or 0x0E <= b <= 0x1F or b == 0x7F))
 
 
-@functools.cache
-def _c1_utf8():  # compiled when a text first holds a C2 byte (Latin-1 supplement, C1 controls)
-    import re
+# Each pattern compiled when first needed (a C2 byte: Latin-1 supplement, C1 controls; text checked whole), kept
+# here: every importer (each hook, the auditor) would pay for `re`, and functools.cache's import costs ~3M.
+_COMPILED: dict[str, re.Pattern] = {}
 
-    return re.compile(rb"\xc2[\x80-\x9f]")
+
+def _c1_utf8() -> re.Pattern[bytes]:
+    found = _COMPILED.get("c1")
+    if found is None:
+        import re
+
+        found = _COMPILED["c1"] = re.compile(rb"\xc2[\x80-\x9f]")
+    return found
 
 
 def _checked_realpath(path: str, root_real: str) -> str:
@@ -155,11 +161,13 @@ def check_limits(files: list[str], root: str) -> list[os.stat_result]:
     return infos
 
 
-@functools.cache  # ~0.6 ms to compile: built when text is first checked, not by every importer (the auditor)
-def _forbidden_text() -> re.Pattern[str]:
-    import re
+def _forbidden_text() -> re.Pattern[str]:  # ~0.6 ms to compile
+    found = _COMPILED.get("text")
+    if found is None:
+        import re
 
-    return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+        found = _COMPILED["text"] = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+    return found
 
 
 def assert_canonical_text(text: str, where: str) -> None:

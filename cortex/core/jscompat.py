@@ -6,9 +6,6 @@ Everything here is pure and stdlib-only.
 """
 from __future__ import annotations
 
-import functools
-
-
 # ECMAScript WhiteSpace + LineTerminator: what JS `\s` and String.prototype.trim() use.
 JS_WS = "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 # re.escape(JS_WS), spelled out: the hooks that never compile a pattern import no `re` (tests compare the two).
@@ -40,8 +37,7 @@ def utf16_key(text: str) -> bytes:
 _INF, _NAN = float("inf"), float("nan")  # not math's: its module is a shared library to load on every hook
 
 
-@functools.cache
-def _radix():  # compiled on first use: most callers never meet a hex, octal or binary literal
+def _radix():  # compiled on first use (re keeps it): most callers never meet a hex, octal or binary literal
     import re
 
     return re.compile(r"0([xXoObB])([0-9a-fA-F]+)\Z")

@@ -5,8 +5,6 @@ envelopes and digests must be byte-identical to the reference, so they go throug
 """
 from __future__ import annotations
 
-import functools
-
 TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
 if TYPE_CHECKING:
     import re
@@ -15,15 +13,23 @@ from cortex.core.hookjson import encode_string as _string  # json's C encoder, w
 from cortex.core.jscompat import js_number_to_string
 
 
-@functools.cache
-def _surrogate() -> re.Pattern[str]:  # compiled when a string first holds one (~0.5 ms), not by every importer
+def _surrogate() -> re.Pattern[str]:  # compiled when a string first holds one (~0.5 ms; re keeps it), not on import
     import re
 
     return re.compile("[\ud800-\udfff]")
 
 
-@functools.cache
+_PLAIN = None  # _plain's encoder (kept here, not by functools.cache: its import costs each hook ~3M instructions)
+
+
 def _plain():  # json's C encoder, made when a record view is first written (the hooks write none)
+    global _PLAIN
+    if _PLAIN is None:
+        _PLAIN = _make_plain()
+    return _PLAIN
+
+
+def _make_plain():
     import json
     from json import encoder
 

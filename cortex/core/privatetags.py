@@ -15,8 +15,6 @@ kept as a space. So `＜private＞`, `<PRİVATE>`, `<private` + a combining mark
 """
 from __future__ import annotations
 
-import functools
-
 from cortex.core.jscompat import JS_WS, JS_WS_CLASS
 
 TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
@@ -30,15 +28,14 @@ CLOSING_BRACKETS = ">\u226f\ufe65\uff1e"
 
 
 # Each costs ~0.4 ms to compile (a class beyond Latin-1 builds a full charset map): built on the
-# first text that needs them, not by every importer (each cortex command, the auditor).
-@functools.cache
+# first text that needs them, not by every importer (each cortex command, the auditor). `re` keeps
+# what it compiled (its own cache): no functools.cache, whose import would cost every hook ~3M instructions.
 def _opening() -> re.Pattern[str]:
     import re
 
     return re.compile(f"[{OPENING_BRACKETS}]")
 
 
-@functools.cache
 def _closing() -> re.Pattern[str]:
     import re
 
@@ -51,14 +48,12 @@ OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 _W = JS_WS_CLASS
 
 
-@functools.cache
 def _closer_head():  # these two only for text that holds a bracket: compiled then
     import re
 
     return re.compile(r" */ *private(?: |\Z)")
 
 
-@functools.cache
 def _folded_opener():
     import re
 
@@ -72,7 +67,6 @@ _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 _DROPPED_CATEGORIES = frozenset(["Mn", "Mc", "Me", "Cc", "Cf", "Cn", "Co", "Cs"])
 
 
-@functools.cache
 def _ascii_tag() -> re.Pattern[str]:
     """An ASCII `<private ...>` / `</private>` tag: ~1-3 ms to compile, so built on the first text that holds a `<p`."""
     import re
@@ -87,13 +81,25 @@ def might_hold_tags(text: str) -> bool:
     return not text.isascii() and ("\uff1c" in text or "\ufe64" in text or "\u226e" in text)
 
 
-@functools.lru_cache(maxsize=4096)
+_FOLDED: dict[str, str] = {}  # fold's answers beyond ASCII (unicodedata's normalisations), bounded
+_FOLDED_SIZE = 4096
+
+
 def fold(ch: str) -> str:
     """What one character is for tag recognition: '' (invisible), ' ' (whitespace) or its folded text."""
     if ch in JS_WS:
         return " "
     if ch.isascii():  # ASCII's control characters (category Cc) are U+0000-U+001F and U+007F
         return "" if ch < " " or ch == "\x7f" else ch.lower()
+    found = _FOLDED.get(ch)
+    if found is None:
+        if len(_FOLDED) >= _FOLDED_SIZE:
+            _FOLDED.clear()  # bounded and simple: the next characters refill it
+        found = _FOLDED[ch] = _fold_beyond_ascii(ch)
+    return found
+
+
+def _fold_beyond_ascii(ch: str) -> str:
     import unicodedata  # here: only a non-ASCII character near a bracket needs it (a hook's `<!--` never does)
 
     if ch in _FILLERS:

@@ -14,7 +14,6 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 """
 from __future__ import annotations
 
-import functools
 from collections import namedtuple
 
 from cortex.core.frontmatter import split_lines
@@ -124,9 +123,9 @@ def parse_memory_content(content: str) -> ParsedMemoryFile:
     return ParsedMemoryFile(frontmatter, tuple(body), tuple(entries), tuple(unparsed))
 
 
-@functools.cache
 def _rule_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A list marker, and a word before a colon: compiled when a line first needs them, not by every render."""
+    """A list marker, and a word before a colon: compiled when a line first needs them (`re` keeps them), not by
+    every render."""
     import re
 
     return re.compile(r"(?:[-*+•]|\d+[.)])\s*"), re.compile(r"([A-Za-z_]+)(\s*):(\s?)")
@@ -215,8 +214,7 @@ def read_diagnostics(content: str) -> dict:
     }
 
 
-@functools.cache
-def _writer_patterns():  # the writer's only: `hot render` never compiles them
+def _writer_patterns():  # the writer's only (`re` keeps them compiled): `hot render` never compiles them
     import re
 
     return (re.compile(r"^last_updated:[^\n]*$", re.M), re.compile(r"^last_updated_by:[^\n]*$", re.M),

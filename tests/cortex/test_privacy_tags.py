@@ -29,7 +29,7 @@ def spellings() -> dict[str, tuple[str, ...]]:
     for code in range(0x30000):
         if 0xD800 <= code <= 0xDFFF:
             continue
-        folded = fold.__wrapped__(chr(code))
+        folded = fold(chr(code))
         if folded and (folded in WORD or folded == "/"):
             found.setdefault(folded, []).append(chr(code))
     return {piece: tuple(chars) for piece, chars in found.items()}
@@ -40,7 +40,7 @@ def test_the_bracket_tables_hold_every_character_that_folds_to_a_bracket():
     for code in range(sys.maxunicode + 1):
         if 0xD800 <= code <= 0xDFFF:
             continue
-        folded = fold.__wrapped__(chr(code))
+        folded = fold(chr(code))
         if "<" in folded:
             opening.add(chr(code))
         if ">" in folded:

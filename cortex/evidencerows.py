@@ -8,7 +8,6 @@ duration_ms and an optional top_score. Integers are JSON integers (booleans are 
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -54,12 +53,18 @@ def retrieval_row_problem(row: dict) -> str | None:
     return None
 
 
-class RetrievalRow(namedtuple("RetrievalRow", "ts query_hash returned_count duration_ms top_score", defaults=(None,))):
+class RetrievalRow:
     """ts: str; query_hash: str; returned_count: int; duration_ms: float; top_score: float | None, absent from the row
-    when nothing was returned.
+    when nothing was returned. (Not a named tuple: nothing uses it as one, and its class would cost every prompt
+    ~0.4M instructions.)
     """
 
-    __slots__ = ()
+    __slots__ = ("ts", "query_hash", "returned_count", "duration_ms", "top_score")
+
+    def __init__(self, ts: str, query_hash: str, returned_count: int, duration_ms: float,
+                 top_score: float | None = None) -> None:
+        self.ts, self.query_hash, self.returned_count, self.duration_ms = ts, query_hash, returned_count, duration_ms
+        self.top_score = top_score
 
     def as_row(self) -> dict:
         """The JSON object to append; ValueError if it breaks the shape the auditor checks."""

@@ -8,7 +8,6 @@ as `--root DIR` (the .claude folder) or `--memory-root DIR` (DIR/LIFEOS/MEMORY),
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 from io import TextIOBase as TextIO
 
 from cortex.errors import IntegrityError, InvalidInput
@@ -34,10 +33,7 @@ GROUPS = {"hot": ("read", "set", "snapshots", "restore", "render"), "review": ("
           "proposals": ("list", "approve", "reject")}
 
 
-_SPEC = "name handler value_options flag_options enveloped error_exit usage option_help notes example"
-
-
-class CommandSpec(namedtuple("CommandSpec", _SPEC, defaults=(frozenset(), frozenset(), True, 1, "", (), "", ""))):
+class CommandSpec:
     """One `cortex` command: its allowed options, its handler and its help.
 
     name: str (one word, "status", or two, "hot render"; a two-word name wins over its first word);
@@ -48,9 +44,19 @@ class CommandSpec(namedtuple("CommandSpec", _SPEC, defaults=(frozenset(), frozen
     stderr and the process exits with `error_exit`. Help (cortex.helptext renders it; the one-line
     summary is in the command table, cortex.commands): usage: str; option_help: rows (term, text[, width])
     of the options and arguments, a term "" for a line of prose; notes: str after them; example: str.
+    (A plain class: no caller uses it as a tuple, and a named tuple's class would cost every command ~0.4M
+    instructions to define, with collections to import.)
     """
 
-    __slots__ = ()
+    __slots__ = ("name", "handler", "value_options", "flag_options", "enveloped", "error_exit", "usage", "option_help",
+                 "notes", "example")
+
+    def __init__(self, name: str, handler, value_options: frozenset[str] = frozenset(),
+                 flag_options: frozenset[str] = frozenset(), enveloped: bool = True, error_exit: int = 1, usage: str = "",
+                 option_help: tuple = (), notes: str = "", example: str = "") -> None:
+        self.name, self.handler, self.value_options, self.flag_options = name, handler, value_options, flag_options
+        self.enveloped, self.error_exit, self.usage, self.option_help = enveloped, error_exit, usage, option_help
+        self.notes, self.example = notes, example
 
     @property
     def allowed(self) -> frozenset[str]:

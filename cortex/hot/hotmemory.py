@@ -14,8 +14,6 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from cortex.core.frontmatter import split_lines
 from cortex.core.jscompat import js_len, js_trim
 
@@ -64,28 +62,40 @@ def prefix_length(text: str) -> int:
     return 0
 
 
-# A bare named tuple, not a subclass (a second class costs every render ~0.2M instructions).
-ParsedMemoryFile = namedtuple("ParsedMemoryFile", "frontmatter body_lines entries unparsed", defaults=((),))
-ParsedMemoryFile.__doc__ = """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]; unparsed: tuple[tuple[int, str,
+# Plain classes, not named tuples: no caller uses them as tuples, and the hooks that import this module (render,
+# recall) would pay ~0.4M instructions a class to define them, with collections to import.
+class ParsedMemoryFile:
+    """A hot file split up. frontmatter: str; body_lines, entries: tuple[str, ...]; unparsed: tuple[tuple[int, str,
     str], ...], each non-blank line inside the entry block that is not an entry as (line, text, rule): its 1-based
     line in the file, its trimmed text and the entry rule it breaks, named without quoting it. (Plain tuples: the
     prompt hook imports this module, and a record class costs it start-up for a case it rarely meets.)"""
 
+    __slots__ = ("frontmatter", "body_lines", "entries", "unparsed")
 
-class MarkerCheck(namedtuple("MarkerCheck", "begins ends inverted")):
+    def __init__(self, frontmatter: str, body_lines: tuple, entries: tuple, unparsed: tuple = ()) -> None:
+        self.frontmatter, self.body_lines, self.entries, self.unparsed = frontmatter, body_lines, entries, unparsed
+
+
+class MarkerCheck:
     """The managed-block markers found. begins, ends: int; inverted: bool."""
 
-    __slots__ = ()
+    __slots__ = ("begins", "ends", "inverted")
+
+    def __init__(self, begins: int, ends: int, inverted: bool) -> None:
+        self.begins, self.ends, self.inverted = begins, ends, inverted
 
     @property
     def ok(self) -> bool:
         return self.begins == 1 and self.ends == 1 and not self.inverted
 
 
-class Validation(namedtuple("Validation", "accepted dropped", defaults=((),))):
+class Validation:
     """Entries kept and dropped. accepted: tuple[str, ...]; dropped: tuple[dict, ...] ({"entry", "reason"} each)."""
 
-    __slots__ = ()
+    __slots__ = ("accepted", "dropped")
+
+    def __init__(self, accepted: tuple, dropped: tuple = ()) -> None:
+        self.accepted, self.dropped = accepted, dropped
 
     def count(self, reason: str) -> int:
         return sum(1 for row in self.dropped if row["reason"] == reason)

@@ -12,7 +12,6 @@ private spans are removed, so a private span cannot be confirmed by hashing gues
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 
 from cortex.core.sha256 import sha256_hex
 from cortex.core.corpus import EPOCH_ISO, enumerate_canonical_corpus
@@ -42,13 +41,17 @@ MAX_SNIPPET_CHARS = 600
 MAX_BLOCK_CHARS = 4_000
 
 
-class Recall(namedtuple("Recall", "block returned top_score query_hash")):
+class Recall:
     """What a recall found: the block to print, how many cards, the best score, the query's hash.
 
-    block: str; returned: int; top_score: float | None; query_hash: str.
+    block: str; returned: int; top_score: float | None; query_hash: str. (Not a named tuple: nothing uses it
+    as one, and its class would cost every prompt ~0.4M instructions.)
     """
 
-    __slots__ = ()
+    __slots__ = ("block", "returned", "top_score", "query_hash")
+
+    def __init__(self, block: str, returned: int, top_score: float | None, query_hash: str) -> None:
+        self.block, self.returned, self.top_score, self.query_hash = block, returned, top_score, query_hash
 
 
 def hot_records(layout: Layout) -> list[CortexRecord]:

@@ -126,7 +126,9 @@ with open(sys.argv[1], "w") as handle:
 # unicodedata.
 NOT_ON_HOOK_PATHS = ("json", "math", "collections.abc", "cortex.core.spelling", "unicodedata", "cortex.core.numbers",
                      "cortex.write.refusals", "re", "enum")  # `re` (~10M with enum): patterns compile on first use
-NOT_ON_RENDER = ("cortex.rootshape", "errno")
+# The render's records are plain classes (no named tuple: collections and its imports), its patterns compile on first
+# use without functools.cache.
+NOT_ON_RENDER = ("cortex.rootshape", "errno", "collections", "functools", "types", "operator")
 NOT_ON_FIRE = ()
 
 
@@ -237,9 +239,18 @@ def test_the_collector_pauses_while_a_command_loads_and_is_on_again_after(tree, 
     assert state["frozen"] > 1000  # the modules, functions and records start-up made
 
 
+# A warm recall of an ASCII prompt: the corpus's files walked, never parsed (no JSONL reader, no privacy of JSON, no
+# error locator), the hot files' frontmatter and the snippets read without patterns, the tokenizer's Unicode tables
+# (re, enum, unicodedata) only for text beyond ASCII.
+NOT_ON_A_WARM_RECALL = ("json", "sqlite3", "datetime", "cortex.core.related", "_blake2", "hashlib", "re", "enum",
+                        "unicodedata", "cortex.core.unicode_tables", "cortex.core.jsonlrows", "cortex.core.privatejson",
+                        "cortex.core.corpusfaults", "cortex.core.strictjson", "cortex.rootshape")
+
+
 def test_a_warm_recall_decodes_no_record_and_imports_no_json(tree, tmp_path):  # noqa: F811 - fixture
     """Warm (the search cache and its summary current), recall takes every file's facts from the summary: no JSON
-    decoder, no `related:` reader (json and the two load twelve patterns), no sqlite3 package (its datetime)."""
+    decoder, no `related:` reader (json and the two load twelve patterns), no sqlite3 package (its datetime), no
+    pattern at all (NOT_ON_A_WARM_RECALL)."""
     import os
 
     from cortex.cli import run
@@ -253,10 +264,13 @@ def test_a_warm_recall_decodes_no_record_and_imports_no_json(tree, tmp_path):  #
         os.utime(path, ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9 + n))
     for _ in range(2):  # cold (builds before returning, in-process), then warm from the rows (writes the summary)
         assert run(["recall", "green tea"], environ=tree.env())[0] == 0
+    assert "last_updated:" in tree.principal.read_text()  # the hot files' frontmatter is read too
     out = tmp_path / "modules.txt"
-    proc = subprocess.run([sys.executable, "-c", _BARE_CHILD, str(out), "recall", "green tea"], capture_output=True,
-                          text=True, env=tree.env(), cwd=str(REPO), timeout=120)
+    # -S: no site, so nothing a .pth file loads (an editable install's finder loads `re`) hides what the hook loads
+    proc = subprocess.run([sys.executable, "-S", "-c", _BARE_CHILD, str(out), "recall", "green tea"],
+                          capture_output=True, text=True, env=tree.env(), cwd=str(REPO), timeout=120)
     assert out.exists(), proc.stderr
     assert "green tea notes" in proc.stdout
-    assert heavy_in(set(out.read_text().split()), ("json", "sqlite3", "datetime", "cortex.core.related",
-                                                   "_blake2", "hashlib")) == []  # the summary's seal: zlib's CRC-32
+    loaded = set(out.read_text().split())
+    assert "cortex.searchcache.summary" in loaded and "cortex.core.tokenize" in loaded  # it ranked, from the summary
+    assert heavy_in(loaded, NOT_ON_A_WARM_RECALL) == []  # (the summary's seal: zlib's CRC-32)

@@ -9,7 +9,6 @@ Corpus limits are checked from metadata before any content is read.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 
 from cortex.core import gcpause
 from cortex.core.sha256 import sha256_hex
@@ -27,14 +26,18 @@ MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
 
-class Corpus(namedtuple("Corpus", "root files records")):
+class Corpus:
     """The parsed corpus. `rows`, `full`, `rank` and `close` are the interface the read commands
     use, shared with cortex.searchcache.loader.CachedCorpus (whose rows are content-less heads).
 
-    root: str; files: tuple[str, ...]; records: list[CortexRecord].
+    root: str; files: tuple[str, ...]; records: list[CortexRecord]. (Not a named tuple: nothing uses it as one,
+    and every read command would pay ~0.4M instructions to define its class.)
     """
 
-    __slots__ = ()
+    __slots__ = ("root", "files", "records")
+
+    def __init__(self, root: str, files: tuple[str, ...], records: list[CortexRecord]) -> None:
+        self.root, self.files, self.records = root, files, records
 
     @property
     def rows(self) -> list[CortexRecord]:

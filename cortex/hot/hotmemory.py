@@ -14,7 +14,7 @@ marker parser. Stdlib only. The model (compatible with the reference MemoryWrite
 """
 from __future__ import annotations
 
-from cortex.core.frontmatter import split_lines
+from cortex.core.frontmatter import frontmatter_span, split_lines
 from cortex.core.jscompat import js_len, js_trim
 
 TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
@@ -36,22 +36,10 @@ CONSOLIDATE_AT = 39  # ~80% of the cap: the reviewer consolidates before adding 
 # every prompt's render (three cost it ~1.3M instructions; tests compare them with the patterns they replace).
 def frontmatter_length(content: str) -> int:
     """The length of the leading frontmatter: `---` fences on their own lines (LF or CRLF), as the pattern
-    `---\\r?\\n[\\s\\S]*?\\r?\\n---\\r?\\n` matches it at the start; 0 when there is none."""
-    if content.startswith("---\n"):
-        start = 4  # the closing fence's newline comes after the opening's
-    elif content.startswith("---\r\n"):
-        start = 5
-    else:
-        return 0
-    fence = content.find("\n---", start)
-    while fence != -1:
-        after = fence + 4
-        if content.startswith("\n", after):
-            return after + 1
-        if content.startswith("\r\n", after):
-            return after + 2
-        fence = content.find("\n---", fence + 1)
-    return 0
+    `---\\r?\\n[\\s\\S]*?\\r?\\n---\\r?\\n` matches it at the start; 0 when there is none. (The corpus's block
+    (cortex.core.frontmatter) but for one whose closing fence ends the text without a line end.)"""
+    span = frontmatter_span(content)
+    return span[2] if span is not None and content[span[2] - 1] == "\n" else 0
 
 
 def prefix_length(text: str) -> int:

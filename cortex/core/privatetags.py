@@ -27,38 +27,14 @@ OPENING_BRACKETS = "<\u226e\ufe64\uff1c"
 CLOSING_BRACKETS = ">\u226f\ufe65\uff1e"
 
 
-# Each costs ~0.4 ms to compile (a class beyond Latin-1 builds a full charset map): built on the
-# first text that needs them, not by every importer (each cortex command, the auditor). `re` keeps
-# what it compiled (its own cache): no functools.cache, whose import would cost every hook ~3M instructions.
-def _opening() -> re.Pattern[str]:
-    import re
-
-    return re.compile(f"[{OPENING_BRACKETS}]")
-
-
-def _closing() -> re.Pattern[str]:
-    import re
-
-    return re.compile(f"[{CLOSING_BRACKETS}]")
-
-
 OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 
-# The reference's pattern: ASCII case folding, JS whitespace, attributes after whitespace.
+# The reference's pattern: ASCII case folding (the inline `(?ai)`: re.ASCII | re.IGNORECASE), JS whitespace,
+# attributes after whitespace.
 _W = JS_WS_CLASS
-
-
-def _closer_head():  # these two only for text that holds a bracket: compiled then
-    import re
-
-    return re.compile(r" */ *private(?: |\Z)")
-
-
-def _folded_opener():
-    import re
-
-    return re.compile(r" *private(?: [^<>]*)?\Z")
-
+_ASCII_TAG = rf"(?ai)<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>"
+_OPENING, _CLOSING = f"[{OPENING_BRACKETS}]", f"[{CLOSING_BRACKETS}]"
+_CLOSER_HEAD, _FOLDED_OPENER = r" */ *private(?: |\Z)", r" *private(?: [^<>]*)?\Z"
 
 _HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the end
 # Default-ignorable letters that render as nothing (the Hangul fillers); marks and the
@@ -66,12 +42,19 @@ _HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the 
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 _DROPPED_CATEGORIES = frozenset(["Mn", "Mc", "Me", "Cc", "Cf", "Cn", "Co", "Cs"])
 
+# Each pattern costs ~0.4-3 ms to compile (a class beyond Latin-1 builds a full charset map; the ASCII tag): compiled
+# on the first text that needs it and kept here, not by every importer (each cortex command, the auditor), and not
+# with functools.cache, whose import costs every hook ~3M instructions.
+_COMPILED: dict[str, re.Pattern[str]] = {}
 
-def _ascii_tag() -> re.Pattern[str]:
-    """An ASCII `<private ...>` / `</private>` tag: ~1-3 ms to compile, so built on the first text that holds a `<p`."""
-    import re
 
-    return re.compile(rf"<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>", re.ASCII | re.IGNORECASE)
+def _compiled(source: str) -> re.Pattern[str]:
+    found = _COMPILED.get(source)
+    if found is None:
+        import re
+
+        found = _COMPILED[source] = re.compile(source)
+    return found
 
 
 def might_hold_tags(text: str) -> bool:
@@ -130,7 +113,7 @@ def _is_folded_opener(body: str) -> bool:
 
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in body if ch not in JS_WS):
         return False  # a control or format character inside a tag is an evasion: fail closed
-    return _folded_opener().match("".join(fold(ch) for ch in body)) is not None
+    return _compiled(_FOLDED_OPENER).match("".join(fold(ch) for ch in body)) is not None
 
 
 class TagScanner:
@@ -144,13 +127,17 @@ class TagScanner:
     def next_opening(self, start: int) -> int:
         if self.ascii:
             return self.text.find("<", start)
-        match = _opening().search(self.text, start)
+        match = _compiled(_OPENING).search(self.text, start)
         return match.start() if match else -1
 
     def _closing_after(self, position: int) -> int:
         if self._closing_at <= position and self._closing_at != len(self.text):
-            match = _closing().search(self.text, position + 1)
-            self._closing_at = match.start() if match else len(self.text)
+            if self.ascii:  # the one closing bracket ASCII holds
+                found = self.text.find(">", position + 1)
+                self._closing_at = found if found >= 0 else len(self.text)
+            else:
+                match = _compiled(_CLOSING).search(self.text, position + 1)
+                self._closing_at = match.start() if match else len(self.text)
         return self._closing_at
 
     def classify(self, start: int) -> tuple[str | None, int]:
@@ -160,7 +147,7 @@ class TagScanner:
         if first and first[0] not in " p/":  # the common case: `<b>`, `<!--`, `1 < 2`
             return None, start
         stop = self._closing_after(start)
-        match = _ascii_tag().match(text, start)
+        match = _compiled(_ASCII_TAG).match(text, start)
         if match and match.end() == stop + 1:
             return (CLOSE if match.group(1) else OPEN), match.end()
         head = _folded_head(text, start + 1, stop)
@@ -168,6 +155,7 @@ class TagScanner:
             if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
                 return OPEN, stop + 1
             return MALFORMED, start
-        if stop < len(text) and _closer_head().match(head) and _opening().search(text, start + 1, stop) is None:
+        if (stop < len(text) and _compiled(_CLOSER_HEAD).match(head)
+                and _compiled(_OPENING).search(text, start + 1, stop) is None):
             return CLOSE, stop + 1
         return None, start

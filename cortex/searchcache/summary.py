@@ -27,7 +27,7 @@ import marshal
 import os
 from array import array
 from itertools import accumulate
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from zlib import crc32
 
 from cortex.core.safeio import read_bounded
@@ -36,16 +36,17 @@ SUFFIX = "-summary"  # search.sqlite-summary: a side file of the database (locat
 MAGIC = b"cortex-search-summary/3\n"  # 3: columns (2: a tuple per file; 1: a BLAKE2b seal)
 SEAL_BYTES = 4
 MAX_SUMMARY_BYTES = 256 * 1024 * 1024
-KEY_MARSHAL = 2  # the stat keys' encoding: version 2 has no back-references, so equal keys give equal bytes
+# The stat key's fields (entries.stat_key: device, inode, size, mtime_ns, ctime_ns), one C call per file and
+# field: the first three by place (os.stat_result's documented tuple order, read faster than by name).
+KEY_FIELDS = (itemgetter(2), itemgetter(1), itemgetter(6), attrgetter("st_mtime_ns"), attrgetter("st_ctime_ns"))
+KEY_MARSHAL = 2  # the key columns' encoding: version 2 has no back-references, so equal keys give equal bytes
 # What reading and decoding a damaged or foreign summary may raise: it is then not used.
 _DAMAGED = (OSError, ValueError, EOFError, TypeError, IndexError, KeyError, RecursionError, MemoryError, OverflowError)
-# entries.stat_key as one C call per file (the walk's lstat results, compared as one bytes string)
-STAT_KEY = attrgetter("st_dev", "st_ino", "st_size", "st_mtime_ns", "st_ctime_ns")
 
 
 class Summary:
     """A checked summary, in columns over its n files (in order). paths: the absolute paths joined by NUL;
-    keys: their stat keys (a list of tuples), marshalled (KEY_MARSHAL); entry_ids, seeds: lists; indexed: bytes
+    keys: their stat keys, packed (packed_keys); entry_ids, seeds: lists; indexed: bytes
     (one flag a file); starts: each file's first record (n + 1: the last is the record count); then per record,
     across files: ids (list), lengths (array "i"), bounds (None, or valid_from_ms and valid_until_ms lists);
     heads: per file, its heads blob (decoded on demand, entries.FileFacts.head)."""
@@ -62,8 +63,7 @@ class Summary:
         self.n = n = len(self.entry_ids)
         if not (type(paths) is str and type(keys) is bytes and type(indexed) is bytes and type(ids) is list
                 and type(heads) is list and n == len(self.seeds) == len(indexed) == len(heads) == len(self.starts) - 1
-                and len(ids) == len(self.lengths) == self.starts[-1]
-                and (paths.count("\0") == n - 1 if n else not paths)):
+                and len(ids) == len(self.lengths) == self.starts[-1]):
             raise ValueError("the summary's columns do not agree")
         if (ids and set(map(type, ids)) != {str}) or (heads and set(map(type, heads)) != {bytes}):
             raise TypeError("the summary's ids or heads are of another type")
@@ -80,8 +80,22 @@ def seal(payload: bytes) -> bytes:
     return crc32(payload, crc32(MAGIC)).to_bytes(SEAL_BYTES, "big")
 
 
-def key_bytes(keys: list) -> bytes:
-    return marshal.dumps(keys, KEY_MARSHAL)
+def packed_keys(columns: list[list[int]]) -> bytes:
+    """Stat keys as the summary stores them: their five columns (KEY_FIELDS' order), marshalled as one string,
+    compared whole."""
+    return marshal.dumps(columns, KEY_MARSHAL)
+
+
+def _unpacked_keys(summary: Summary) -> list[tuple] | None:
+    """The stored stat keys as entries.stat_key gives them (a tuple per file); None when they do not decode."""
+    try:
+        columns = marshal.loads(summary.keys)
+    except _DAMAGED:
+        return None
+    if type(columns) is not list or len(columns) != len(KEY_FIELDS) or any(
+            type(column) is not list or len(column) != summary.n for column in columns):
+        return None
+    return list(zip(*columns))
 
 
 def read_summary(db_path: str, schema: str, root: str, generation: str | None) -> Summary | None:
@@ -91,9 +105,10 @@ def read_summary(db_path: str, schema: str, root: str, generation: str | None) -
     try:
         data = read_bounded(summary_path(db_path), MAX_SUMMARY_BYTES)
         start = len(MAGIC) + SEAL_BYTES
-        if not data.startswith(MAGIC) or seal(data[start:]) != data[len(MAGIC):start]:
+        payload = memoryview(data)[start:]  # no copy of the whole file for the seal and the load
+        if not data.startswith(MAGIC) or seal(payload) != data[len(MAGIC):start]:
             return None
-        head, paths, keys, columns = marshal.loads(data[start:])
+        head, paths, keys, columns = marshal.loads(payload)
         if head != (schema, root, generation):
             return None
         return Summary(paths, keys, columns)
@@ -103,17 +118,14 @@ def read_summary(db_path: str, schema: str, root: str, generation: str | None) -
 
 def summary_places(summary: Summary, files: tuple, infos: list | None, key_of) -> tuple[list, list[str]] | None:
     """Per file (in order) its place in the summary, None when it is not there or its stat key (`infos`, the
-    lstat of each, else `key_of(file_no)`) differs; and the summary's paths no longer listed. None when its keys
-    do not decode (damage: not used). One compare of paths and one of keys when no file changed."""
-    if summary.paths == "\0".join(files) and infos is not None \
-            and summary.keys == key_bytes(list(map(STAT_KEY, infos))):
+    lstat of each, else `key_of(file_no)`) differs; and the summary's paths no longer listed. None when its paths
+    are not n (damage: not used). One compare of paths and one of keys when no file changed."""
+    if summary.n == len(files) and summary.paths == "\0".join(files) and infos is not None \
+            and summary.keys == packed_keys([list(map(field, infos)) for field in KEY_FIELDS]):
         return range(len(files)), []
-    try:
-        keys = marshal.loads(summary.keys)
-        paths = summary.paths.split("\0") if summary.n else []
-        if type(keys) is not list or len(keys) != summary.n:
-            return None
-    except _DAMAGED:
+    keys = _unpacked_keys(summary)
+    paths = summary.paths.split("\0") if summary.n else []
+    if keys is None or len(paths) != summary.n:
         return None
     where = {path: place for place, path in enumerate(paths)}
     places = [where.get(path) for path in files]
@@ -140,7 +152,7 @@ def write_summary(db_path: str, schema: str, root: str, generation: str, paths: 
                    array("I", [len(one.ids) for one in facts]).tobytes(),
                    [record_id for one in facts for record_id in one.ids],
                    b"".join(one.lengths.tobytes() for one in facts), bounds, [one.blob() for one in facts])
-        payload = marshal.dumps(((schema, root, generation), "\0".join(paths), key_bytes(list(keys)), columns), 4)
+        payload = marshal.dumps(((schema, root, generation), "\0".join(paths), packed_keys([list(column) for column in zip(*keys)] if keys else [[]] * len(KEY_FIELDS)), columns), 4)
         replace_file(summary_path(db_path), MAGIC + seal(payload) + payload, mode=FILE_MODE, sync=False)
     except (OSError, ValueError, OverflowError):
         pass

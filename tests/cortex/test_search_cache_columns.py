@@ -134,8 +134,16 @@ def _column(index, value):
     return change
 
 
+def _keys(change):
+    def changed(head, paths, keys, columns):
+        return head, paths, marshal.dumps(change(marshal.loads(keys)), 2), tuple(columns)
+    return changed
+
+
 DISAGREEING = {
     "paths-one-short": lambda head, paths, keys, columns: (head, paths.rsplit("\0", 1)[0], keys, tuple(columns)),
+    "keys-one-short": _keys(lambda columns: [*columns[:4], columns[4][:-1]]),
+    "keys-changed": _keys(lambda columns: [[-1] + columns[0][1:], *columns[1:]]),
     "keys-not-marshal": lambda head, paths, keys, columns: (head, paths, b"\xff" + keys[1:], tuple(columns)),
     "keys-a-str": lambda head, paths, keys, columns: (head, paths, "keys", tuple(columns)),
     "columns-short": lambda head, paths, keys, columns: (head, paths, keys, tuple(columns[:-1])),
@@ -160,7 +168,7 @@ def test_a_sealed_summary_whose_columns_disagree_is_not_used(tree, tmp_path, dam
     summary = summarised(tree, env)
     assert answers(tree, env) == uncached
     _reseal(summary, DISAGREEING[damage])
-    if damage == "keys-not-marshal":  # a changed file makes the call decode the keys one by one
+    if damage.startswith(("keys-", "paths-")) and damage != "keys-a-str":  # a changed file: keys compared one by one
         edited = tree / "KNOWLEDGE" / "n04.jsonl"
         edited.write_text(edited.read_text().replace("green", "GREEN"))
         os.utime(edited, ns=(OLD_NS, OLD_NS + 40))

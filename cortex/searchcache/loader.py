@@ -107,8 +107,9 @@ class CachedCorpus(ColumnFacts):
         self._gone = [path for path in stored if path not in listed]
         if not any(usable):
             return False
+        prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root (ColumnFacts._rel)
         for file_no, path in enumerate(self.files):
-            rel = self._rel(path)
+            rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)  # no abspath
             if usable[file_no]:
                 entry = stored[path]
                 facts = decode_facts(entry.facts, entry.crc, rel, file_no, entry.indexed,

@@ -83,7 +83,8 @@ def decode_merged(rows, owners: Owners) -> list[tuple[str, list, array, array]]:
         seqs, tfs = columns[n:2 * n], columns[2 * n:]
         try:  # at C speed, the usual case: every owner trusted, and no record past the smallest file's count
             file_nos = list(map(file_of.__getitem__, columns[:n]))
-            usual = not seqs or max(seqs) < owners.least or all(map(lt, seqs, map(counts.__getitem__, file_nos)))
+            usual = (not seqs or (owners.least > 0 and not any(seqs)) or max(seqs) < owners.least  # (files of one
+                     or all(map(lt, seqs, map(counts.__getitem__, file_nos))))  # record: every seq 0, no compare)
         except KeyError:
             file_nos, usual = list(map(file_of.get, columns[:n])), False
         if not usual:

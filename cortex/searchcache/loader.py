@@ -8,7 +8,8 @@ errors) and ranked as the uncached path ranks it (the query's terms counted afre
 files read afresh are indexed and stored by cortex.searchcache.builder, never within the
 answer: no call costs more than an uncached one. The rules that span files (record count,
 duplicate IDs) run on every call. A damaged cache is dropped with one note and this call
-answers from the files.
+answers from the files. When every file matches the summary, the corpus stays in its columns
+(cortex.searchcache.rows): objects are made only for the rows an answer shows.
 """
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ except ImportError:  # pragma: no cover - a build that has only the package
     import sqlite3
 import time
 from array import array
-from functools import partial
 from collections.abc import Callable, Mapping
+from functools import partial
 
 from cortex.core.corpus import (check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
                                 pinned_files_stats)

@@ -78,12 +78,12 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
         with os.scandir(directory) as entries:
             for entry in entries:
                 name = entry.name
-                if name.startswith("_") or name.startswith("."):
+                if name[0] in "_.":  # (a name is never empty) not startswith: its argument parsing, twice a file
                     continue
                 path = entry.path  # os.path.join(directory, name), already built by scandir
                 if not (ascii_folder and name.isascii()):
                     require_utf8_name(path)
-                canonical = name.endswith(".md") or name.endswith(".jsonl")
+                canonical = name.endswith((".md", ".jsonl"))
                 if canonical and entry.is_file(follow_symlinks=False):  # the usual entry: regular, no link, no folder
                     if len(files) >= MAX_FILES:
                         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(
@@ -143,6 +143,14 @@ def check_limits(files: list[str], root: str) -> list[os.stat_result]:
     """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
     if len(files) > MAX_FILES:
         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(rule="file-count-limit")
+    try:  # every lstat, then every limit at once: the usual corpus passes them all
+        infos = list(map(os.lstat, files))
+        sizes = [info.st_size for info in infos]
+        if all(map(stat.S_ISREG, [info.st_mode for info in infos])) and max(sizes, default=0) <= MAX_FILE_BYTES \
+                and sum(sizes) <= MAX_TOTAL_BYTES:
+            return infos
+    except OSError:
+        pass  # file by file below: a failing lstat is met after the checks of the files before it, as always
     total = 0
     infos = []
     for path in files:

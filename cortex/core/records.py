@@ -83,4 +83,7 @@ def valid_at(record: CortexRecord | RecordHead, now_ms: int) -> bool:
 
 
 def active_records(records: list, now_ms: int) -> list:
+    active = getattr(records, "active", None)  # the search cache's rows test their validity columns at once
+    if active is not None:  # (cortex.searchcache.rows.Rows)
+        return active(now_ms)
     return [record for record in records if record.is_valid_at(now_ms)]

@@ -10,6 +10,7 @@ import time
 
 from cortex.core.corpus import Corpus, check_record_count, check_unique_ids, parse_file
 from cortex.core.records import CortexRecord
+from cortex.core.timestamps import iso_from_ms
 from cortex.searchcache.builder import BuildJob, submit
 from cortex.searchcache.entries import stat_key, trusted
 
@@ -34,6 +35,13 @@ def read_cold(root: str, files: tuple[str, ...], infos: list[os.stat_result] | N
             fresh.append((path, key, read_ns, parsed))
     check_unique_ids(records, root)
     return records, fresh
+
+
+def cold_without_store(root: str, files: tuple[str, ...], infos, path: str, clock, builds: list | None) -> ColdCorpus:
+    """The first call of a cache: the uncached reads, handed to the builder, which creates the database."""
+    records, fresh = read_cold(root, files, infos)
+    job = BuildJob(path, root, iso_from_ms(clock()), fresh, []) if fresh else None
+    return ColdCorpus(root, files, records, job, builds)
 
 
 class ColdCorpus:

@@ -193,37 +193,47 @@ def decode_facts(blob: bytes, crc: int, path: str, file_no: int, indexed: bool, 
     return facts
 
 
-def summary_facts(stored: tuple, file_no: int) -> FileFacts:
-    """The facts of one file of a believed summary (cortex.searchcache.summary): decoded and checked when the
-    summary was written, so only their shape is checked here."""
-    try:
-        path, entry_id, seed, indexed, ids, lengths_bytes, bounds, heads = stored
-        lengths = array("i", lengths_bytes if type(lengths_bytes) is bytes else None)  # from bytes: frombytes
-    except (ValueError, TypeError) as error:
-        raise DamagedEntry(f"the summary of the search cache does not decode: {error}") from None
-    if len(lengths) != len(ids) or (bounds is not None and not (len(bounds[0]) == len(bounds[1]) == len(ids))):
-        raise DamagedEntry(f"the summary entry of {path} has columns of different lengths")
-    facts = FileFacts(file_no, path, ids, lengths, bounds, heads)
-    facts.seed, facts.entry_id, facts.indexed = seed, entry_id, indexed
+def summary_facts(summary, place: int, file_no: int, path: str) -> FileFacts:
+    """The facts of the file at `place` of a believed summary (cortex.searchcache.summary: its columns were checked
+    when it was read; the heads are decoded, and checked, on demand); `path` (relative) names it."""
+    start, end = summary.starts[place], summary.starts[place + 1]
+    bounds = summary.bounds
+    if bounds is not None:
+        bounds = (bounds[0][start:end], bounds[1][start:end])
+    facts = FileFacts(file_no, path, summary.ids[start:end], summary.lengths[start:end], bounds, summary.heads[place])
+    facts.seed, facts.entry_id = summary.seeds[place], summary.entry_ids[place]
+    facts.indexed = bool(summary.indexed[place])
     return facts
 
 
-def decode_postings(rows, stored: dict, keys: list[str]) -> list[tuple[str, list, array, array]]:
-    """Per stored posting row (entry id, key, data, crc) of an entry in `stored` (entry id: FileFacts), its key,
-    file number (once per pair), seqs and tfs, each checked (posting_crc, written out: a warm recall decodes a row per query
-    term per file, 3,000 at 1,500 files) and naming only records its file holds; DamagedEntry otherwise."""
+class Owners:
+    """The trusted entries a call ranks with: file_of, entry id -> file number; per file number, counts (its
+    records) and seeds (its identity, entries.identity); least: the smallest count."""
+
+    __slots__ = ("file_of", "counts", "seeds", "least")
+
+    def __init__(self, file_of: dict, counts: list[int], seeds: list[int]) -> None:
+        self.file_of, self.counts, self.seeds = file_of, counts, seeds
+        self.least = min(counts, default=0)
+
+
+def decode_postings(rows, owners: Owners, keys: list[str]) -> list[tuple[str, list, array, array]]:
+    """Per stored posting row (entry id, key, data, crc) of an entry of `owners`, its key, file number (once per
+    pair), seqs and tfs, each checked (posting_crc, written out: a warm recall decodes a row per query term per
+    file, 3,000 at 1,500 files) and naming only records its file holds; DamagedEntry otherwise."""
     prefixes = {key: b"P" + key.encode("utf-8", "surrogatepass") + b"\0" for key in keys}  # posting_crc's
     crc32, size, found = zlib.crc32, 2 * array(_PAIR).itemsize, []
+    file_of, counts, seeds = owners.file_of, owners.counts, owners.seeds
     for entry_id, key, data, crc in rows:
-        facts = stored.get(entry_id)
-        if facts is None:
+        file_no = file_of.get(entry_id)
+        if file_no is None:
             continue
-        if crc32(data, crc32(prefixes[key], facts.seed)) != crc or len(data) % size:
+        if crc32(data, crc32(prefixes[key], seeds[file_no])) != crc or len(data) % size:
             raise DamagedEntry("postings fail their checksum")
         pairs = array(_PAIR, data)
-        if pairs and max(pairs[0::2]) >= len(facts.ids):
+        if pairs and max(pairs[0::2]) >= counts[file_no]:
             raise DamagedEntry("postings name a record the file does not hold")
-        found.append((key, [facts.file_no] * (len(pairs) // 2), pairs[0::2], pairs[1::2]))
+        found.append((key, [file_no] * (len(pairs) // 2), pairs[0::2], pairs[1::2]))
     return found
 
 

@@ -8,7 +8,8 @@ errors) and ranked as the uncached path ranks it (the query's terms counted afre
 files read afresh are indexed and stored by cortex.searchcache.builder, never within the
 answer: no call costs more than an uncached one. The rules that span files (record count,
 duplicate IDs) run on every call. A damaged cache is dropped with one note and this call
-answers from the files.
+answers from the files. When every file matches the summary, the corpus stays in its columns
+(cortex.searchcache.rows): objects are made only for the rows an answer shows.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ except ImportError:  # pragma: no cover - a build that has only the package
 import time
 from array import array
 from collections.abc import Callable, Mapping
+from functools import partial
 
 from cortex.core.corpus import (check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file,
                                 pinned_files_stats)
@@ -27,13 +29,14 @@ from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
 from cortex.searchcache.builder import BuildJob, submit
-from cortex.searchcache.coldcorpus import ColdCorpus, file_key, read_cold
+from cortex.searchcache.coldcorpus import ColdCorpus, cold_without_store, file_key, read_cold
 from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
 from cortex.searchcache.merged import stored_postings
 from cortex.searchcache.ranking import rank_postings
 from cortex.searchcache.location import db_path, remove_files
+from cortex.searchcache.rows import ColumnFacts, Rows, column_owners, facts_owners
 from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
 from cortex.searchcache.summary import Summary, read_summary, summary_places, write_summary
 
@@ -51,7 +54,7 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
     if path is None:
         return enumerate_canonical_corpus(root_real)
     if not os.path.lexists(path):  # no database yet (installed, cleared): creating one (its schema, sqlite's syncs)
-        return _cold_without_store(root_real, tuple(files), infos, path, clock, builds)  # is the builder's work
+        return cold_without_store(root_real, tuple(files), infos, path, clock, builds)  # is the builder's work
     try:
         store = Store.open(path, notes)
     except CacheUnusable:
@@ -69,15 +72,7 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
     return corpus.cold()
 
 
-def _cold_without_store(root: str, files: tuple[str, ...], infos, path: str, clock: Callable[[], int],
-                        builds: list | None) -> ColdCorpus:
-    """The first call of a cache: the uncached reads, handed to the builder, which creates the database."""
-    records, fresh = read_cold(root, files, infos)
-    job = BuildJob(path, root, iso_from_ms(clock()), fresh, []) if fresh else None
-    return ColdCorpus(root, files, records, job, builds)
-
-
-class CachedCorpus:
+class CachedCorpus(ColumnFacts):
     """The Corpus interface (rows, records, full, rank, close) over cached file facts and fresh reads."""
 
     def __init__(self, root: str, files: tuple[str, ...], store: Store, clock: Callable[[], int], notes: list[str],
@@ -85,8 +80,9 @@ class CachedCorpus:
         self.root, self.files, self.store, self.clock, self.notes = root, files, store, clock, notes
         self.path = store.path
         self._infos = infos  # each file's lstat as the limits took it, moments ago: no second call per file
-        self.facts: list[FileFacts] = []
-        self.rows: list[Row] = []
+        self.facts: list[FileFacts | None] = []  # None: a file of _columns whose FileFacts is not made yet (facts_of)
+        self.rows: list[Row] | Rows = []
+        self._columns = None  # the summary every file matched: the corpus kept in its columns (ColumnFacts)
         self._fresh: list = []  # (path, key, read_ns, records) of the files read afresh: the builder's work
         self._gone: list[str] = []
         self.builds: list | None = None  # builder.submit's `deferred`
@@ -102,8 +98,9 @@ class CachedCorpus:
         self.store.begin_read()
         self._generation = self.store.generation()
         summary = read_summary(self.path, SCHEMA_VERSION, self.root, self._generation)
-        if summary is not None:
-            return self._load_summary(summary, index)
+        found = None if summary is None else summary_places(summary, self.files, self._infos, self._key)
+        if found is not None:
+            return self._load_summary(summary, *found, index)
         stored = self.store.entries()
         usable = [entry is not None and trusted(entry.key, entry.read_ns, self._key(file_no))
                   and (entry.indexed or not index) for file_no, entry in enumerate(map(stored.get, self.files))]
@@ -111,7 +108,7 @@ class CachedCorpus:
         self._gone = [path for path in stored if path not in listed]
         if not any(usable):
             return False
-        prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root
+        prefix = os.path.join(self.root, "")  # the files are joined onto the pinned, real root (ColumnFacts._rel)
         for file_no, path in enumerate(self.files):
             rel = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, self.root)  # no abspath
             if usable[file_no]:
@@ -122,32 +119,37 @@ class CachedCorpus:
             else:
                 facts = self._read(file_no, path, rel, index)
             self.facts.append(facts)
-        self._check_and_row()
+        self._check_and_row([record_id for facts in self.facts for record_id in facts.ids])
         self._summarise = index and all(usable) and not self._gone  # the audit (no index) leaves the folder as it is
         return True
 
-    def _load_summary(self, summary: Summary, index: bool) -> bool:
-        """load() from a believed summary: one compare when no file changed, else a lookup per file."""
-        places, self._gone = summary_places(summary, self.files, self._infos, self._key)
-        files = summary.files
-        if index:
-            places = [place if place is not None and files[place][3] else None for place in places]
+    def _load_summary(self, summary: Summary, places, gone: list[str], index: bool) -> bool:
+        """load() from a believed summary: its columns as they are when every file matched (one compare), else a
+        lookup per file."""
+        self._gone = gone
+        if index and b"\0" in summary.indexed:  # an entry without postings serves only the calls that do not rank
+            places = [place if place is not None and summary.indexed[place] else None for place in places]
         if places.count(None) == len(places):  # none there (a range, when every file is, holds no None)
             return False
+        if type(places) is range:  # every file, as summarised: no FileFacts or Row until one is asked for
+            self._columns, self.facts = summary, [None] * summary.n
+            self._check_and_row(summary.ids)
+            return True
         for file_no, place in enumerate(places):
             path = self.files[file_no]
-            self.facts.append(summary_facts(files[place], file_no) if place is not None else
+            self.facts.append(summary_facts(summary, place, file_no, self._rel(path)) if place is not None else
                               self._read(file_no, path, os.path.relpath(path, self.root), index))
-        self._check_and_row()
+        self._check_and_row([record_id for facts in self.facts for record_id in facts.ids])
         return True
 
-    def _check_and_row(self) -> None:
-        """The rules that span files (record count, unique ids) on the loaded facts, and the rows."""
-        ids = [record_id for facts in self.facts for record_id in facts.ids]
+    def _check_and_row(self, ids: list[str]) -> None:
+        """The rules that span files (record count, unique ids) on the loaded `ids`, and the rows."""
         check_record_count(0, len(ids))  # the running total's check after each file fails exactly when this does
         if len(set(ids)) != len(ids):  # rare: name the first repeat exactly as the uncached loader does
+            self._materialize()
             check_unique_ids([facts.head(seq) for facts in self.facts for seq in range(len(facts.ids))], self.root)
-        self.rows = [Row(facts, seq) for facts in self.facts for seq in range(len(facts.ids))]
+        self.rows = self._column_rows() if self._columns is not None else [
+            Row(facts, seq) for facts in self.facts for seq in range(len(facts.ids))]
 
     def _write_summary(self) -> None:
         """Every file came from a trusted entry of this generation: keep their decoded facts in one sealed file."""
@@ -198,7 +200,7 @@ class CachedCorpus:
         contents: dict[tuple[int, int], str] = {}
         try:
             for file_no, seqs in wanted.items():
-                facts = self.facts[file_no]
+                facts = self.facts_of(file_no)
                 found = self.store.contents(facts.entry_id, seqs)
                 for seq in seqs:
                     if seq not in found:
@@ -213,13 +215,14 @@ class CachedCorpus:
     def rank(self, rows: list, query: str, extra: list[CortexRecord] = (), limit: int | None = None,
              counted: bool = False):
         self._count_query(query)
-        everything = len(rows) == len(self.rows)
+        ranking = partial(rank_postings, rows, query, self.facts_of, self._flat, self._postings, list(extra),
+                          len(rows) == len(self.rows), limit, counted)  # everything: no membership test
         try:
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit, counted)
+            return ranking()
         except _DAMAGE as error:
             self._recover(error)
             self._count_query(query)  # the files read again are counted per query too
-            return rank_postings(rows, query, self.facts, self._postings, list(extra), everything, limit, counted)
+            return ranking()
 
     def rank_page(self, rows: list, query: str, limit: int) -> tuple[list, int]:
         """The best `limit` of rank's order and how many rows it ranks in all."""
@@ -229,24 +232,17 @@ class CachedCorpus:
         """Token counts and this query's postings for the files read afresh (as the uncached path counts them)."""
         query_terms = list(dict.fromkeys(terms(query)))
         for facts in self.facts:
-            if facts.lazy:
+            if facts is not None and facts.lazy:
                 lengths, facts.postings = query_postings(facts.records, query_terms)
                 facts.lengths = array("i", lengths)
 
     def _postings(self, keys: list[str]) -> list[tuple[str, list, array, array]]:
         """(key, file numbers, seqs, tfs) chunks of the postings of `keys`: counted afresh, or stored (a term's
         merged row when it has one, else its per-file rows)."""
-        found, stored = [], {}
-        for facts in self.facts:
-            if facts.postings is not None:
-                for key in keys:
-                    pairs = facts.postings.get(key)
-                    if pairs:
-                        found.append((key, [facts.file_no] * (len(pairs) // 2), pairs[0::2], pairs[1::2]))
-            elif facts.entry_id is not None:
-                stored[facts.entry_id] = facts
-        if stored:
-            found += stored_postings(self.store, keys, stored)
+        found = []  # every file a summarised entry, or the files' own postings and the entries they hold
+        owners = column_owners(self._columns) if self._columns is not None else facts_owners(self.facts, keys, found)
+        if owners.file_of:
+            found += stored_postings(self.store, keys, owners)
         return found
 
     def _recover(self, error: Exception) -> None:
@@ -254,12 +250,14 @@ class CachedCorpus:
         cold call would (the validation, and so the errors, are the uncached loader's). Rows keep
         their places: each one's facts object is refilled in place."""
         self.drop(error)
+        self._materialize()
         for facts in self.facts:
             if facts.records is None:
                 self._refill(facts)
 
     def _refill(self, facts: FileFacts) -> None:
         """Read the file of `facts` afresh and put the result in place (rows keep pointing at it)."""
+        self._materialize()  # its token counts change: the columns' no longer hold
         fresh = self._read(facts.file_no, self.files[facts.file_no], facts.path, True)
         for name in FileFacts.__slots__:
             setattr(facts, name, getattr(fresh, name))

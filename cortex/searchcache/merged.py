@@ -18,8 +18,9 @@ from __future__ import annotations
 import zlib
 from array import array
 from itertools import groupby
+from operator import lt
 
-from cortex.searchcache.entries import DamagedEntry, decode_postings, identity
+from cortex.searchcache.entries import DamagedEntry, Owners, decode_postings, identity
 
 MIN_FILES = 2  # a term of one file is its one per-file row already
 _TRIPLE = "I"  # entry ids, seqs, tfs: unsigned 32-bit integers, like the per-file pairs
@@ -69,39 +70,40 @@ def _merged(term: str, group: list, seeds: dict) -> bytes | None:
     return files.tobytes() + seqs.tobytes() + tfs.tobytes()
 
 
-def decode_merged(rows, stored: dict) -> list[tuple[str, list, array, array]]:
-    """Per merged row (term, data, crc): (term, file numbers, seqs, tfs) of the triples whose entry is in
-    `stored` (entry id: FileFacts, the entries this call trusts; the others' files are read afresh or gone),
-    each checked; DamagedEntry otherwise."""
-    found, size = [], 3 * array(_TRIPLE).itemsize
+def decode_merged(rows, owners: Owners) -> list[tuple[str, list, array, array]]:
+    """Per merged row (term, data, crc): (term, file numbers, seqs, tfs) of the triples whose entry is one of
+    `owners` (the entries this call trusts; the others' files are read afresh or gone), each checked;
+    DamagedEntry otherwise."""
+    found, size, file_of, counts = [], 3 * array(_TRIPLE).itemsize, owners.file_of, owners.counts
     for term, data, crc in rows:
         if type(data) is not bytes or type(term) is not str or merged_crc(term, data) != crc or len(data) % size:
             raise DamagedEntry("merged postings fail their checksum")
         columns = array(_TRIPLE, data)
         n = len(columns) // 3
-        owners, seqs, tfs = list(map(stored.get, columns[:n])), columns[n:2 * n], columns[2 * n:]
-        complete = True
-        for facts, seq in zip(owners, seqs):  # one pass: every owner trusted and holding the record
-            if facts is None or seq >= len(facts.ids):
-                complete = False
-                break
-        if not complete:
-            kept = [(facts, seq, tf) for facts, seq, tf in zip(owners, seqs, tfs) if facts is not None]
-            if any(seq >= len(facts.ids) for facts, seq, _tf in kept):
+        seqs, tfs = columns[n:2 * n], columns[2 * n:]
+        try:  # at C speed, the usual case: every owner trusted, and no record past the smallest file's count
+            file_nos = list(map(file_of.__getitem__, columns[:n]))
+            usual = (not seqs or (owners.least > 0 and not any(seqs)) or max(seqs) < owners.least  # (files of one
+                     or all(map(lt, seqs, map(counts.__getitem__, file_nos))))  # record: every seq 0, no compare)
+        except KeyError:
+            file_nos, usual = list(map(file_of.get, columns[:n])), False
+        if not usual:
+            kept = [(file_no, seq, tf) for file_no, seq, tf in zip(file_nos, seqs, tfs) if file_no is not None]
+            if any(seq >= counts[file_no] for file_no, seq, _tf in kept):
                 raise DamagedEntry("merged postings name a record the file does not hold")
-            owners = [facts for facts, _seq, _tf in kept]
+            file_nos = [file_no for file_no, _seq, _tf in kept]
             seqs, tfs = array(_TRIPLE, [seq for _f, seq, _tf in kept]), array(_TRIPLE, [tf for _f, _s, tf in kept])
-        found.append((term, [facts.file_no for facts in owners], seqs, tfs))
+        found.append((term, file_nos, seqs, tfs))
     return found
 
 
-def stored_postings(store, keys: list[str], stored: dict) -> list[tuple[str, list, array, array]]:
-    """The chunks of `keys` for the entries of `stored`: a key's merged row when it has one, else its per-file
+def stored_postings(store, keys: list[str], owners: Owners) -> list[tuple[str, list, array, array]]:
+    """The chunks of `keys` for the entries of `owners`: a key's merged row when it has one, else its per-file
     rows (entries.decode_postings)."""
     merged = store.merged(keys)
-    found = decode_merged(merged, stored)
+    found = decode_merged(merged, owners)
     merged_keys = {row[0] for row in merged}
     rest = [key for key in keys if key not in merged_keys]
     if rest:
-        found += decode_postings(store.postings(rest), stored, rest)
+        found += decode_postings(store.postings(rest), owners, rest)
     return found

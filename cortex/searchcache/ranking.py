@@ -14,22 +14,27 @@ import heapq
 import math
 from array import array
 from bisect import bisect_right
+from functools import partial
+from itertools import chain, compress
+from operator import lt
 
 from cortex.core.search import Ranked, idf_of, length_norms, order_ranked, scored_matches, tokenized_matches
 from cortex.core.tokenize import is_lone_cjk, terms
 from cortex.searchcache.entries import LONE, Row
 
 
-def rank_postings(rows: list, query: str, files: list, postings_of, extra: list = (), everything: bool = False,
+def rank_postings(rows, query: str, facts_of, flat, postings_of, extra: list = (), everything: bool = False,
                   limit: int | None = None, counted: bool = False):
-    """`postings_of(keys)` yields (key, file numbers, seqs, tfs) chunks for the files of `files`;
+    """`facts_of(file_no)`: a file's entries.FileFacts (made only for the files a row is ranked from);
+    `flat()`: (where each file's records start in the corpus's order, every record's token count in that order,
+    as flat_lengths gives them); `postings_of(keys)` yields (key, file numbers, seqs, tfs) chunks;
     `everything` says `rows` is the whole corpus (no membership test needed); `limit`: only the best
     that many (the head of the full order); `counted`: (that list, how many rows scored above 0)."""
     query_terms = list(dict.fromkeys(terms(query)))
     lone = {term for term in query_terms if is_lone_cjk(term)}
     found = _postings(postings_of, query_terms, lone)
     if everything:
-        bases, lengths = _flat_lengths(files)
+        bases, lengths = flat()
         total_length = sum(lengths)
     else:
         allowed = {}
@@ -47,13 +52,13 @@ def rank_postings(rows: list, query: str, files: list, postings_of, extra: list 
             df[term] += 1
     idfs = {term: idf_of(n, df[term]) for term in query_terms}
     if everything:
-        ranked, positives = _score_flat(files, bases, lengths, query_terms, found, idfs, avg, extra_matches, limit)
+        ranked, positives = _score_flat(facts_of, bases, lengths, query_terms, found, idfs, avg, extra_matches, limit)
     else:
-        scores = _score_per_file(files, query_terms, found, idfs, avg)
+        scores = _score_per_file(facts_of, query_terms, found, idfs, avg)
         extra_ranked = scored_matches(extra_matches, query_terms, idfs, avg)  # the uncached records, as search scores
-        floor, positives = _floor([score for total in scores.values() for score in total if score > 0], extra_ranked,
-                                  limit)
-        ranked = [Ranked(Row(files[file_no], seq), score) for file_no, total in scores.items()
+        positive = [score for total in scores.values() for score in total if score > 0]
+        floor, positives = _floor(positive, len(positive), extra_ranked, limit)
+        ranked = [Ranked(Row(facts_of(file_no), seq), score) for file_no, total in scores.items()
                   for seq, score in enumerate(total) if score > floor]
         ranked += [row for row in extra_ranked if row.score > floor]
     order_ranked(ranked)
@@ -62,7 +67,7 @@ def rank_postings(rows: list, query: str, files: list, postings_of, extra: list 
     return (ranked, len(ranked) if positives is None else positives) if counted else ranked
 
 
-def _score_per_file(files: list, query_terms: list[str], found: dict, idfs: dict, avg: float) -> dict[int, list]:
+def _score_per_file(facts_of, query_terms: list[str], found: dict, idfs: dict, avg: float) -> dict[int, list]:
     """Per file holding a query term, each record's score (a list indexed by its place in the file)."""
     scores: dict[int, list[float]] = {}
     norms: dict[int, list[float]] = {}
@@ -71,8 +76,9 @@ def _score_per_file(files: list, query_terms: list[str], found: dict, idfs: dict
         for file_nos, seqs, tfs in found[term]:
             for file_no, seq, tf in zip(file_nos, seqs, tfs):
                 if file_no not in scores:
-                    scores[file_no] = [0.0] * len(files[file_no].ids)
-                    norms[file_no] = length_norms(files[file_no].lengths, avg)
+                    facts = facts_of(file_no)
+                    scores[file_no] = [0.0] * len(facts.ids)
+                    norms[file_no] = length_norms(facts.lengths, avg)
                 total, norm = scores[file_no], norms[file_no]
                 # term_score(idf, tf, norm) written out: this loop runs once per posting (350,000 times for a
                 # prompt at 50,000 records) and the call costs a third of it; test_search_cache_properties
@@ -81,7 +87,7 @@ def _score_per_file(files: list, query_terms: list[str], found: dict, idfs: dict
     return scores
 
 
-def _flat_lengths(files: list) -> tuple[list[int], array]:
+def flat_lengths(files: list) -> tuple[list[int], array]:
     """Where each file's records start in the corpus's order, and every record's token count in that order."""
     bases, lengths = [], array("i")
     for facts in files:
@@ -90,14 +96,15 @@ def _flat_lengths(files: list) -> tuple[list[int], array]:
     return bases, lengths
 
 
-def _score_flat(files: list, bases: list[int], lengths: array, query_terms: list[str], found: dict, idfs: dict,
+def _score_flat(facts_of, bases: list[int], lengths: array, query_terms: list[str], found: dict, idfs: dict,
                 avg: float, extra_matches: list, limit: int | None) -> tuple[list, int | None]:
-    """_score_per_file's sums for the whole corpus in one list (the order of _flat_lengths), then the Ranked
+    """_score_per_file's sums for the whole corpus in one list (the order of flat_lengths), then the Ranked
     rows above the cut and _floor's count. One list and one set of norms for all records: no list, norms
     call or dictionary lookup per file and term (a warm recall at 1,500 one-record files meets each file
     once per term)."""
     total = [0.0] * len(lengths)
-    norm = length_norms(lengths, avg)
+    distinct = list(set(lengths))  # one norm per distinct length (the same floats): a few dozen, not one per record
+    norm = list(map(dict(zip(distinct, length_norms(distinct, avg))).__getitem__, lengths))
     for term in query_terms:  # term by term: each record's sum is added up in query-term order
         idf = idfs[term]
         for file_nos, seqs, tfs in found[term]:
@@ -105,27 +112,29 @@ def _score_flat(files: list, bases: list[int], lengths: array, query_terms: list
                 place = bases[file_no] + seq  # term_score written out, as in _score_per_file
                 total[place] += idf * tf * 2.5 / (tf + norm[place])
     extra_ranked = scored_matches(extra_matches, query_terms, idfs, avg)
-    floor, positives = _floor([score for score in total if score > 0], extra_ranked, limit)
+    # Every sum is of positive terms: exactly 0.0 where no query term matched.
+    floor, positives = _floor(total, len(total) - total.count(0.0), extra_ranked, limit)
     ranked = []
-    for place, score in enumerate(total):
-        if score > floor:
-            file_no = bisect_right(bases, place) - 1  # the last file starting at or before it (empty files share)
-            ranked.append(Ranked(Row(files[file_no], place - bases[file_no]), score))
+    for place in compress(range(len(total)), map(partial(lt, floor), total)):  # score > floor, found at C speed
+        file_no = bisect_right(bases, place) - 1  # the last file starting at or before it (empty files share)
+        ranked.append(Ranked(Row(facts_of(file_no), place - bases[file_no]), total[place]))
     ranked += [row for row in extra_ranked if row.score > floor]
     return ranked, positives
 
 
-def _floor(positive: list[float], extra_ranked: list[Ranked], limit: int | None) -> tuple[float, int | None]:
+def _floor(scores: list[float], positive: int, extra_ranked: list[Ranked],
+           limit: int | None) -> tuple[float, int | None]:
     """A score every one of the best `limit` rows beats (0 when all are wanted), and how many rows scored
     above 0 (None when all are wanted: they are all kept): only the rows that can make the cut become
-    Ranked tuples, and ties at the cut all stay in, so the order is the full one. `positive`: the corpus's
-    scores above 0."""
+    Ranked tuples, and ties at the cut all stay in, so the order is the full one. `scores`: the corpus's scores
+    (any of them 0), `positive` of them above 0."""
     if limit is None:
         return 0.0, None
-    positive += [row.score for row in extra_ranked]
-    if len(positive) <= limit:
-        return 0.0, len(positive)
-    return math.nextafter(heapq.nlargest(limit, positive)[-1], -math.inf), len(positive)
+    extra = [row.score for row in extra_ranked]
+    positive += len(extra)
+    if positive <= limit:
+        return 0.0, positive
+    return math.nextafter(heapq.nlargest(limit, chain(scores, extra))[-1], -math.inf), positive
 
 
 def _postings(postings_of, query_terms: list[str], lone: set[str]) -> dict[str, list]:

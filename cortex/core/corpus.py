@@ -28,7 +28,7 @@ EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
 class Corpus:
     """The parsed corpus. `rows`, `full`, `rank` and `close` are the interface the read commands
-    use, shared with cortex.searchcache.loader.CachedCorpus (whose rows are content-less heads).
+    use, shared with cortex.searchcache.cached.CachedCorpus (whose rows are content-less heads).
 
     root: str; files: tuple[str, ...]; records: list[CortexRecord]. (Not a named tuple: nothing uses it as one,
     and every read command would pay ~0.4M instructions to define its class.)

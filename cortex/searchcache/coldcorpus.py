@@ -1,4 +1,4 @@
-"""Search cache loader's cold corpus: the records of a call that found no trusted entry; made by cortex.searchcache.loader.
+"""Search cache loader's cold corpus: the records of a call that found no trusted entry; made by cortex.searchcache.loader and cortex.searchcache.cached.
 
 It answers exactly as without a cache (the uncached work and answer); closing it hands the
 files it read to the builder (cortex.searchcache.builder).

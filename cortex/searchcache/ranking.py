@@ -1,4 +1,4 @@
-"""Search cache ranking: BM25 from stored postings, term by term; called by cortex.searchcache.loader.CachedCorpus.rank.
+"""Search cache ranking: BM25 from stored postings, term by term; called by cortex.searchcache.cached.CachedCorpus.rank.
 
 Only the postings of the query's terms are read. The statistics (n, total length, df) are
 those of `rows` (the narrowed, valid records) plus the uncached `extra` records, and each

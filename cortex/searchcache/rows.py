@@ -1,4 +1,4 @@
-"""Search cache rows: the records of a corpus loaded from a summary's columns, as a sequence; made by cortex.searchcache.loader.
+"""Search cache rows: the records of a corpus loaded from a summary's columns, as a sequence; made by cortex.searchcache.cached.
 
 A warm recall at 1,500 one-note files made a FileFacts per file and a Row per record (about
 3,000 instructions each) to rank them all and print five. Loaded from a summary whose every
@@ -56,7 +56,7 @@ class Rows:
 
 
 class ColumnFacts:
-    """The part of cortex.searchcache.loader.CachedCorpus that keeps a corpus in a summary's columns: `facts`
+    """The part of cortex.searchcache.cached.CachedCorpus that keeps a corpus in a summary's columns: `facts`
     holds None for a file whose FileFacts is not made yet; `_columns` is the summary (None once every file's
     FileFacts is made). Expects root, files, facts and _columns."""
 

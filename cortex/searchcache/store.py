@@ -1,4 +1,4 @@
-"""Search cache storage: the sqlite file of one memory root; opened by cortex.searchcache.loader and `cortex cache`.
+"""Search cache storage: the sqlite file of one memory root; opened by cortex.searchcache.cached and `cortex cache`.
 
 The file lives in cortex.core.cachedir's private folder (0700) and is created 0600. A file
 that sqlite cannot read, or that carries another schema version, is removed and created

@@ -1,4 +1,4 @@
-"""Search cache summary: one sealed snapshot of a root's decoded file facts beside search.sqlite; read and written by cortex.searchcache.loader.
+"""Search cache summary: one sealed snapshot of a root's decoded file facts beside search.sqlite; read and written by cortex.searchcache.cached.
 
 A warm call otherwise fetches one row per canonical file and checks and decodes each (a
 checksum, a marshal load, a checksum seed: two thirds of a warm recall's own work at 1,500

@@ -75,6 +75,17 @@ def test_uncached_reads_load_no_cache_and_no_hashing(tree, tmp_path, args):  # n
         assert heavy_in(modules, ("cortex.core.search", "cortex.core.tokenize", "cortex.core.unicode_tables")) == []
 
 
+@pytest.mark.parametrize("args", [["search", "tea"], ["recall", "tea"]])
+def test_the_first_call_of_a_cache_loads_no_sqlite(tree, tmp_path, args):  # noqa: F811 - fixture
+    """No database yet (installed, `cortex cache clear`): the call reads as an uncached one does and only hands the
+    files to the builder, which creates the database; sqlite and the cache's readers stay unloaded."""
+    cache = tmp_path / "cache"
+    modules = modules_after("cortex", args, tree.env(CORTEX_CACHE_DIR=str(cache)), tmp_path)
+    assert "cortex.searchcache.builder" in modules  # the cache path was taken: the files go to the builder
+    assert heavy_in(modules, ("sqlite3", "_sqlite3", "cortex.searchcache.cached", "cortex.searchcache.store",
+                              "cortex.searchcache.summary", "cortex.searchcache.merged")) == []
+
+
 # Defining a dataclass costs ~0.5 ms and `import dataclasses` 7-11 ms (inspect, ast, dis, tokenize):
 # the commands every agent turn runs define their records as named tuples instead.
 @pytest.mark.parametrize("args", [

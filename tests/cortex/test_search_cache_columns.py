@@ -18,7 +18,8 @@ import pytest
 from cortex.cli import run
 from cortex.core.corpus import enumerate_canonical_corpus
 from cortex.core.records import active_records
-from cortex.searchcache.loader import CachedCorpus, load_corpus
+from cortex.searchcache.cached import CachedCorpus
+from cortex.searchcache.loader import load_corpus
 from cortex.searchcache.rows import Rows
 from cortex.searchcache.summary import MAGIC, SEAL_BYTES, seal
 

@@ -3,12 +3,12 @@
 The memory-retrievals.jsonl row: the hook that writes it and the auditor that reads it
 share this shape, so they cannot drift apart: exactly ts, query_hash, returned_count,
 duration_ms and an optional top_score. Integers are JSON integers (booleans are not numbers); numbers are finite and
->= 0. A named tuple rather than pydantic or a dataclass keeps the recall hook and the collector fast.
+>= 0. A plain __slots__ class rather than pydantic, a dataclass or a named tuple keeps the recall hook and the
+collector fast.
 """
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -54,12 +54,16 @@ def retrieval_row_problem(row: dict) -> str | None:
     return None
 
 
-class RetrievalRow(namedtuple("RetrievalRow", "ts query_hash returned_count duration_ms top_score", defaults=(None,))):
+class RetrievalRow:
     """ts: str; query_hash: str; returned_count: int; duration_ms: float; top_score: float | None, absent from the row
     when nothing was returned.
     """
 
-    __slots__ = ()
+    __slots__ = ("ts", "query_hash", "returned_count", "duration_ms", "top_score")
+
+    def __init__(self, ts, query_hash, returned_count, duration_ms, top_score=None) -> None:
+        self.ts, self.query_hash, self.returned_count, self.duration_ms = ts, query_hash, returned_count, duration_ms
+        self.top_score = top_score
 
     def as_row(self) -> dict:
         """The JSON object to append; ValueError if it breaks the shape the auditor checks."""

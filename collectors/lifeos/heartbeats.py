@@ -52,19 +52,26 @@ class Beat(namedtuple("Beat", "file at_ms raw problem", defaults=(None, None, No
     __slots__ = ()
 
 
-class HookBeat(namedtuple("HookBeat", "hook registered heartbeat running", defaults=(False,))):
+class HookBeat:
     """hook: str; registered: bool; heartbeat: Beat; running: bool, this audit is that hook's own run (the gate)."""
 
-    __slots__ = ()
+    __slots__ = ("hook", "registered", "heartbeat", "running")
+
+    def __init__(self, hook, registered, heartbeat, running=False) -> None:
+        self.hook, self.registered, self.heartbeat, self.running = hook, registered, heartbeat, running
 
 
-class HeartbeatEvidence(namedtuple("HeartbeatEvidence", "status surface newest_write hooks activity")):
+class HeartbeatEvidence:
     """status: EvidenceStatus, that of the transcript folder: activity is what hooks are judged against; surface: Beat;
     newest_write: Beat, the newest memory-system write in the tail of memory-writes.jsonl; hooks: tuple[HookBeat,
     ...]; activity: AgentActivity.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "surface", "newest_write", "hooks", "activity")
+
+    def __init__(self, status, surface, newest_write, hooks, activity) -> None:
+        self.status, self.surface, self.newest_write, self.hooks = status, surface, newest_write, hooks
+        self.activity = activity
 
 
 def surface_beat(layout: Layout) -> Beat:

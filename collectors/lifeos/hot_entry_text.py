@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
-from collections import namedtuple
 
 from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
 
@@ -19,12 +18,15 @@ _TAG = re.compile(r"\s*(?:" + "|".join(re.escape(tag) for tag in PROVENANCE_TAGS
 _INVISIBLE = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
 
 
-class Entry(namedtuple("Entry", "line text prefix body")):
+class Entry:
     """line: int, 1-based line of the file; text: str, the trimmed entry; prefix: str (NAME, ROLE, ...); body: str,
     what follows `PREFIX: `, its provenance tag removed.
     """
 
-    __slots__ = ()
+    __slots__ = ("line", "text", "prefix", "body")
+
+    def __init__(self, line, text, prefix, body) -> None:
+        self.line, self.text, self.prefix, self.body = line, text, prefix, body
 
 
 def split_entry(line: int, text: str) -> Entry:

@@ -8,7 +8,6 @@ Stdlib only.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
 from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
@@ -43,6 +42,8 @@ def _spaces():  # compiled on first use: only duplicate detection folds entries
 
 def folded(text: str) -> str:
     """NFKC, case-folded, whitespace collapsed, trailing punctuation dropped: how two entries are compared."""
+    import unicodedata  # here, not at import: only duplicate detection folds, and a warm run's memo skips it
+
     return _spaces().sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip().rstrip(" .。!！;；,，")
 
 
@@ -50,6 +51,8 @@ def shown(text: str, limit: int = SHOWN_CHARS) -> str:
     """The entry as a report may show it: control, format and unassigned characters as \\uXXXX, cut to `limit`."""
     if text.isprintable():  # no control, format or unassigned character: the common case
         return text if len(text) <= limit else text[:limit] + "…"
+    import unicodedata  # only for an entry with an invisible character (the common case above needs none)
+
     out = []
     for char in text:
         if unicodedata.category(char) in _INVISIBLE:

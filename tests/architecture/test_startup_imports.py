@@ -88,7 +88,8 @@ def test_turn_commands_import_no_dataclasses(tree, tmp_path, args):  # noqa: F81
 # megabyte or more), its PATH search is the install collector's own (shutil brings bz2, lzma and zlib); a format
 # module and a lazy row's module load through __import__ (importlib brings warnings).
 NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib", "warnings",
-                    "collectors.dense_context.layout")  # a LifeOS audit's detection asks only context_of
+                    "collectors.dense_context.layout",  # a LifeOS audit's detection asks only context_of
+                    "shlex")  # plain hook commands are split without it (collectors.readers.settings.shell_words)
 # The audit's plain command line is read without argparse (health.quickargs; gettext and locale with it).
 NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
 

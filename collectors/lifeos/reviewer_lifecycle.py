@@ -9,6 +9,7 @@ pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule de
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from collectors.readers.jsonl import scan_jsonl, tail_rows
 from collectors.readers.cursors import scan_log
@@ -27,7 +28,11 @@ RUNS_LOG = contract.REVIEWER_RUNS_LOG
 KEPT_STARTS = 10
 TAIL_ROWS = 200
 DEFAULT_TIMEOUT_S = 180  # the reviewer's inference_timeout_seconds default
-RUN_ID = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\Z", re.ASCII)  # the reviewer's runId form
+
+
+@cache
+def run_id_form() -> re.Pattern[str]:  # the reviewer's runId form, compiled on first use (a warm audit reads no new row)
+    return re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\Z", re.ASCII)
 
 
 class Start:
@@ -101,7 +106,7 @@ class TerminalRunIds:
         for run_id in wanted:
             if token(run_id) in self.ids:
                 found.add(run_id)
-            elif self.floor is not None and not (RUN_ID.match(run_id) and run_id > self.floor):
+            elif self.floor is not None and not (run_id_form().match(run_id) and run_id > self.floor):
                 return None
         return found
 
@@ -116,7 +121,7 @@ class TerminalRunIds:
 
 def token(run_id: str) -> str:
     """A reviewer run id as is, any other id as a digest (so no free text lands in a cursor)."""
-    if RUN_ID.match(run_id):
+    if run_id_form().match(run_id):
         return run_id
     return "#" + blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 

@@ -11,7 +11,6 @@ heartbeat as the audit's own time), so a first Stop never calls the gate silent.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 
 from collectors.readers.activity import collect_activity
 from collectors.readers.fsprobe import probe_file
@@ -44,12 +43,15 @@ def memory_system_write(updated_by: object) -> bool:
     return isinstance(updated_by, str) and (updated_by == "MemorySystem.add" or updated_by.startswith("cortex-remember"))
 
 
-class Beat(namedtuple("Beat", "file at_ms raw problem", defaults=(None, None, None))):
+class Beat:
     """file: FileState; at_ms: int | None; raw: object, the value that should have been a timestamp; problem: str |
     None, why the file's content gives no time.
     """
 
-    __slots__ = ()
+    __slots__ = ("file", "at_ms", "raw", "problem")
+
+    def __init__(self, file, at_ms=None, raw=None, problem=None) -> None:
+        self.file, self.at_ms, self.raw, self.problem = file, at_ms, raw, problem
 
 
 class HookBeat:

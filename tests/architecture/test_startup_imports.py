@@ -281,8 +281,8 @@ with open(sys.argv[1], "w") as handle:
 # A namedtuple class costs the audit ~0.4M instructions to create (it compiles its constructor); a record whose
 # tuple behaviour nothing uses is a plain __slots__ class (about a tenth). These are the ones that use it
 # (_replace, _asdict, nested equality in tests, immutability the tests check); a new record joins them only so.
-# A first run (no memos yet: the hot-content detectors and the corpus parser load too) creates 24.
-AUDIT_NAMED_TUPLES = 24
+# A first run (no memos yet: the hot-content detectors and the corpus parser load too) creates 22.
+AUDIT_NAMED_TUPLES = 22
 
 
 def test_the_audit_creates_named_tuples_only_where_tuple_behaviour_is_used(tmp_path):

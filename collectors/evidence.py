@@ -6,7 +6,6 @@ what it could read. Stdlib only. Nothing here decides a severity.
 from __future__ import annotations
 
 import enum
-from collections import namedtuple
 from collections.abc import Mapping
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
@@ -25,49 +24,74 @@ class EvidenceStatus(str, enum.Enum):
     SKIPPED = "skipped"  # not run: the operator left it out (--only / --skip)
 
 
-class MalformedLine(namedtuple("MalformedLine", "line reason")):
+def same_record(self, other: object) -> bool:
+    """`==` for the record classes that need it: same class, equal fields (tests compare resumed evidence with a
+    full read)."""
+    return type(other) is type(self) and all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+
+class MalformedLine:
     """line: int; reason: str."""
 
-    __slots__ = ()
+    __slots__ = ("line", "reason")
+
+    def __init__(self, line, reason) -> None:
+        self.line, self.reason = line, reason
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class FileState(namedtuple("FileState", "path status reason", defaults=(None,))):
+class FileState:
     """Where a collector looked and whether it could read it (`reason` says why not).
 
     path: str; status: EvidenceStatus; reason: str | None.
     """
 
-    __slots__ = ()
+    __slots__ = ("path", "status", "reason")
+
+    def __init__(self, path, status, reason=None) -> None:
+        self.path, self.status, self.reason = path, status, reason
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
     @property
     def readable(self) -> bool:
         return self.status in (EvidenceStatus.OK, EvidenceStatus.MALFORMED)
 
 
-class CollectorFailure(namedtuple("CollectorFailure", "collector error status", defaults=(EvidenceStatus.ERROR,))):
+class CollectorFailure:
     """Evidence of a collector that raised: the evaluator turns it into `<name>-collector-error`.
 
     collector: str; error: str; status: EvidenceStatus.
     """
 
-    __slots__ = ()
+    __slots__ = ("collector", "error", "status")
+
+    def __init__(self, collector, error, status=EvidenceStatus.ERROR) -> None:
+        self.collector, self.error, self.status = collector, error, status
 
 
-class CollectorSkipped(namedtuple("CollectorSkipped", "collector reason status", defaults=(EvidenceStatus.SKIPPED,))):
+class CollectorSkipped:
     """Evidence of a collector the operator left out: judged by no rule, shown in the report.
 
     collector: str; reason: str; status: EvidenceStatus.
     """
 
-    __slots__ = ()
+    __slots__ = ("collector", "reason", "status")
+
+    def __init__(self, collector, reason, status=EvidenceStatus.SKIPPED) -> None:
+        self.collector, self.reason, self.status = collector, reason, status
 
 
 def as_json(value: Any) -> Any:
-    """Plain JSON data from frozen values: records (named tuples), enums, tuples, mappings."""
+    """Plain JSON data from frozen values: records (named tuples, __slots__ classes), enums, tuples, mappings."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record: an object, not an array
         return {name: as_json(item) for name, item in zip(value._fields, value)}
+    fields = getattr(type(value), "__slots__", None)
+    if fields:  # a record class with named slots: an object, its fields in declaration order
+        return {name: as_json(getattr(value, name)) for name in fields}
     if isinstance(value, Mapping):
         return {str(key): as_json(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):

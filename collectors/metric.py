@@ -14,9 +14,9 @@ bytes, counts); a value the evidence does not hold is left out, never invented. 
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 from collections.abc import Mapping
 
+from collectors.evidence import same_record
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
@@ -27,23 +27,34 @@ if TYPE_CHECKING:
     Metrics = Callable[[Mapping[str, Any], "int | None", Limit], Iterator[Union["Metric", "Summary"]]]
 
 
-class Metric(namedtuple("Metric", "name help value unit labels warn maximum perfdata",
-                        defaults=((), None, None, True))):
+class Metric:
     """One gauge sample. name: str, with its unit (reviewer_age_seconds); help: str; value: float; unit: seconds |
     bytes | count | sequence; labels: tuple[tuple[str, str], ...]; warn: float | None, its threshold in the same
     unit; maximum: float | None; perfdata: False keeps it to Prometheus and OTLP (a sequence number, a setting),
     out of the Nagios perfdata and the dashboard's series.
     """
 
-    __slots__ = ()
+    __slots__ = ("name", "help", "value", "unit", "labels", "warn", "maximum", "perfdata")
+
+    def __init__(self, name, help, value, unit, labels=(), warn=None, maximum=None, perfdata=True) -> None:
+        self.name, self.help, self.value, self.unit, self.labels, self.warn = name, help, value, unit, labels, warn
+        self.maximum, self.perfdata = maximum, perfdata
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class Summary(namedtuple("Summary", "name help unit labels quantiles total count")):
+class Summary:
     """One summary sample (Prometheus and OTLP only). name, help, unit as a Metric's; labels: tuple[tuple[str, str],
     ...]; quantiles: tuple[tuple[str, float], ...], e.g. ("0.5", s); total: float, the sum; count: int.
     """
 
-    __slots__ = ()
+    __slots__ = ("name", "help", "unit", "labels", "quantiles", "total", "count")
+
+    def __init__(self, name, help, unit, labels, quantiles, total, count) -> None:
+        self.name, self.help, self.unit, self.labels, self.quantiles = name, help, unit, labels, quantiles
+        self.total, self.count = total, count
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
 def json_object(value: Any) -> Mapping[str, Any]:

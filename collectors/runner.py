@@ -6,7 +6,6 @@ raises becomes CollectorFailure evidence and the others still run.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Sequence
 
 from collectors.lifeos.layout import Layout
@@ -17,10 +16,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-class Collector(namedtuple("Collector", "name collect")):
+class Collector:
     """name: str, evidence key and finding prefix (`<name>-collector-error`); collect: Callable[[Layout], Any]."""
 
-    __slots__ = ()
+    __slots__ = ("name", "collect")
+
+    def __init__(self, name, collect) -> None:
+        self.name, self.collect = name, collect
 
 
 def run_one(collector: Collector, layout: Layout) -> Any:

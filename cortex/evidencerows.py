@@ -3,7 +3,8 @@
 The memory-retrievals.jsonl row: the hook that writes it and the auditor that reads it
 share this shape, so they cannot drift apart: exactly ts, query_hash, returned_count,
 duration_ms and an optional top_score. Integers are JSON integers (booleans are not numbers); numbers are finite and
->= 0. A named tuple rather than pydantic or a dataclass keeps the recall hook and the collector fast.
+>= 0. A plain __slots__ class rather than pydantic, a dataclass or a named tuple keeps the recall hook and the
+collector fast.
 """
 from __future__ import annotations
 

@@ -9,8 +9,6 @@ its own shape (ValueError).
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from cortex.core.timestamps import parse_timestamp_ms
 
 # memory-locks.jsonl events: written by cortex.write.locks (through WriteContext) and cortex-health fix
@@ -31,10 +29,13 @@ def _require(ok: bool, log: str, why: str) -> None:
         raise ValueError(f"{log} row: {why}")
 
 
-class StartRow(namedtuple("StartRow", "run_id pid host")):
+class StartRow:
     """O/reviewer-starts.jsonl: a run's `started` row, written before inference. run_id: str; pid: int; host: str."""
 
-    __slots__ = ()
+    __slots__ = ("run_id", "pid", "host")
+
+    def __init__(self, run_id, pid, host) -> None:
+        self.run_id, self.pid, self.host = run_id, pid, host
 
     def as_row(self) -> dict:
         _require(isinstance(self.run_id, str) and bool(self.run_id), "reviewer-starts", "runId must be a non-empty string")
@@ -49,7 +50,7 @@ def start_at_ms(row: dict) -> int | None:
     return parse_timestamp_ms(row.get("ts"))
 
 
-class FireRow(namedtuple("FireRow", "session turns started reason pid duration_ms", defaults=(None, None))):
+class FireRow:
     """O/reviewer-fires.jsonl: one row per Stop turn, started or not (a start carries the reviewer's pid).
 
     session: str; turns: int; started: bool; reason: str; pid: int | None; duration_ms: float | None, how long the
@@ -57,7 +58,11 @@ class FireRow(namedtuple("FireRow", "session turns started reason pid duration_m
     not measured (the reference's rows have no such key, and readers tolerate it either way).
     """
 
-    __slots__ = ()
+    __slots__ = ("session", "turns", "started", "reason", "pid", "duration_ms")
+
+    def __init__(self, session, turns, started, reason, pid=None, duration_ms=None) -> None:
+        self.session, self.turns, self.started, self.reason, self.pid = session, turns, started, reason, pid
+        self.duration_ms = duration_ms
 
     def as_row(self) -> dict:
         _require(isinstance(self.session, str) and type(self.turns) is int and self.turns >= 0,
@@ -79,13 +84,16 @@ def spawn_at_ms(row: dict) -> int | None:
     return parse_timestamp_ms(row.get("ts")) if row.get("started") is True else None
 
 
-class LockEventRow(namedtuple("LockEventRow", "pid event reason lock detail")):
+class LockEventRow:
     """O/memory-locks.jsonl: a lock lost, recovered, contended or broken by `cortex-health fix`.
 
     pid: int; event, reason, detail: str; lock: str (shown relative to ROOT).
     """
 
-    __slots__ = ()
+    __slots__ = ("pid", "event", "reason", "lock", "detail")
+
+    def __init__(self, pid, event, reason, lock, detail) -> None:
+        self.pid, self.event, self.reason, self.lock, self.detail = pid, event, reason, lock, detail
 
     def as_row(self) -> dict:
         _require(self.event in LOCK_EVENTS, "memory-locks", f"event must be one of {sorted(LOCK_EVENTS)}")

@@ -18,7 +18,6 @@ keep the reviewer and the collector fast.
 from __future__ import annotations
 
 import re
-from collections import namedtuple
 
 from cortex.evidencerows import is_count, is_duration
 from cortex.core.timestamps import parse_timestamp_ms
@@ -142,10 +141,14 @@ def _checked(row: dict, problem: str | None, shape: str) -> dict:
     return row
 
 
-class SuccessRow(namedtuple("SuccessRow", "ts run_id transcript exchanges inference_duration_ms dispatch_summary")):
+class SuccessRow:
     """ts: str; run_id: str; transcript: str; exchanges: int; inference_duration_ms: float; dispatch_summary: dict."""
 
-    __slots__ = ()
+    __slots__ = ("ts", "run_id", "transcript", "exchanges", "inference_duration_ms", "dispatch_summary")
+
+    def __init__(self, ts, run_id, transcript, exchanges, inference_duration_ms, dispatch_summary) -> None:
+        self.ts, self.run_id, self.transcript, self.exchanges = ts, run_id, transcript, exchanges
+        self.inference_duration_ms, self.dispatch_summary = inference_duration_ms, dispatch_summary
 
     def as_row(self) -> dict:
         """The JSON object to append; ValueError if it breaks the shape the auditor accepts."""
@@ -155,10 +158,13 @@ class SuccessRow(namedtuple("SuccessRow", "ts run_id transcript exchanges infere
         return _checked(row, success_problem(row), "success")
 
 
-class SkipRow(namedtuple("SkipRow", "ts run_id transcript error")):
+class SkipRow:
     """ts: str; run_id: str; transcript: str | None; error: str, why the run was skipped."""
 
-    __slots__ = ()
+    __slots__ = ("ts", "run_id", "transcript", "error")
+
+    def __init__(self, ts, run_id, transcript, error) -> None:
+        self.ts, self.run_id, self.transcript, self.error = ts, run_id, transcript, error
 
     def as_row(self) -> dict:
         row = {"ts": self.ts, "ok": True, "runId": self.run_id, "transcript": self.transcript, "exchanges": 0,
@@ -166,15 +172,20 @@ class SkipRow(namedtuple("SkipRow", "ts run_id transcript error")):
         return _checked(row, skip_problem(row), "skip")
 
 
-class FailureRow(namedtuple(
-        "FailureRow", "ts run_id transcript exchanges inference_duration_ms parse_ok error dispatch_summary",
-        defaults=(None,))):
+class FailureRow:
     """ts: str; run_id: str; transcript: str | None; exchanges: int; inference_duration_ms: float; parse_ok: bool |
     None, False: the answer was rejected; None: parsing was never reached; error: str, says "timeout" on a timeout;
     dispatch_summary: dict | None, when items were dispatched.
     """
 
-    __slots__ = ()
+    __slots__ = ("ts", "run_id", "transcript", "exchanges", "inference_duration_ms", "parse_ok", "error",
+                 "dispatch_summary")
+
+    def __init__(self, ts, run_id, transcript, exchanges, inference_duration_ms, parse_ok, error,
+                 dispatch_summary=None) -> None:
+        self.ts, self.run_id, self.transcript, self.exchanges = ts, run_id, transcript, exchanges
+        self.inference_duration_ms, self.parse_ok, self.error = inference_duration_ms, parse_ok, error
+        self.dispatch_summary = dispatch_summary
 
     def as_row(self) -> dict:
         row = {"ts": self.ts, "ok": False, "runId": self.run_id, "transcript": self.transcript,

@@ -10,7 +10,6 @@ error, on every path.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.lifeos.layout import Layout, resolve_root
@@ -21,7 +20,7 @@ from thresholds.clock import Clock, resolve_clock
 from thresholds.sources import EffectiveThresholds, resolve
 
 
-class Inputs(namedtuple("Inputs", "layout spec clock thresholds checks")):
+class Inputs:
     """What one audit takes.
 
     layout: the chosen layout's value for ROOT (collectors.lifeos.layout.Layout, DenseLayout...); spec: LayoutSpec (the
@@ -29,7 +28,10 @@ class Inputs(namedtuple("Inputs", "layout spec clock thresholds checks")):
     (the chosen layout's check list, or the one a test passed).
     """
 
-    __slots__ = ()
+    __slots__ = ("layout", "spec", "clock", "thresholds", "checks")
+
+    def __init__(self, layout, spec, clock, thresholds, checks) -> None:
+        self.layout, self.spec, self.clock, self.thresholds, self.checks = layout, spec, clock, thresholds, checks
 
 
 def root_of(options, environ: Mapping[str, str]) -> str:

@@ -8,7 +8,6 @@ common command line (plain flags and `--option VALUE` pairs) is read without arg
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
 from health.commands import listing
@@ -28,15 +27,18 @@ FALSE = frozenset(["", "0", "false", "no", "off"])
 FAIL_ON = ("warn", "critical", "never")
 
 
-class Output(namedtuple("Output", "format verbose quiet fail_on list_checks format_given",
-                        defaults=(False, False, None, False, False))):
+class Output:
     """How to show the result.
 
     format: str; verbose, list_checks: bool; quiet: bool (nothing on stdout when overall is ok); fail_on:
     str | None (None keeps exit 0/1/2); format_given: bool (--format or --json was on the command line).
     """
 
-    __slots__ = ()
+    __slots__ = ("format", "verbose", "quiet", "fail_on", "list_checks", "format_given")
+
+    def __init__(self, format, verbose=False, quiet=False, fail_on=None, list_checks=False, format_given=False) -> None:
+        self.format, self.verbose, self.quiet, self.fail_on = format, verbose, quiet, fail_on
+        self.list_checks, self.format_given = list_checks, format_given
 
 
 def threshold_pair(text: str) -> tuple[str, str]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections import namedtuple
 from collections.abc import Callable, Mapping
 
 from collectors.runner import collect_all
@@ -38,7 +37,7 @@ class AuditError(Exception):
         self.root = root
 
 
-class Audit(namedtuple("Audit", "layout clock thresholds evidence assessment duration_ms extra", defaults=((),))):
+class Audit:
     """Everything one run measured and decided; `report()` is its typed report (publication adds `extra`).
 
     layout: Layout, or DenseLayout for --layout dense-context; clock: Clock; thresholds: EffectiveThresholds;
@@ -47,7 +46,11 @@ class Audit(namedtuple("Audit", "layout clock thresholds evidence assessment dur
     as a new Audit).
     """
 
-    __slots__ = ()
+    __slots__ = ("layout", "clock", "thresholds", "evidence", "assessment", "duration_ms", "extra")
+
+    def __init__(self, layout, clock, thresholds, evidence, assessment, duration_ms, extra=()) -> None:
+        self.layout, self.clock, self.thresholds, self.evidence = layout, clock, thresholds, evidence
+        self.assessment, self.duration_ms, self.extra = assessment, duration_ms, extra
 
     def report(self) -> Report:
         assessment = Assessment(self.assessment.findings + tuple(self.extra))
@@ -144,7 +147,8 @@ def otlp_export(run: Audit, report: Report, environ: Mapping[str, str], stderr: 
 
 
 def with_finding(run: Audit, finding: Finding) -> Audit:
-    return run._replace(extra=run.extra + (outcome(finding),))
+    return Audit(run.layout, run.clock, run.thresholds, run.evidence, run.assessment, run.duration_ms,
+                 run.extra + (outcome(finding),))
 
 
 def prometheus_text(report: Report) -> str:

@@ -52,10 +52,13 @@ class Finding(namedtuple("Finding", "id severity message detail entry", defaults
     __slots__ = ()
 
 
-class Assessment(namedtuple("Assessment", "findings")):
+class Assessment:
     """Every finding of one run. findings: tuple[Finding, ...]."""
 
-    __slots__ = ()
+    __slots__ = ("findings",)
+
+    def __init__(self, findings) -> None:
+        self.findings = findings
 
     @property
     def overall(self) -> Overall:

@@ -6,21 +6,23 @@ used so every other check still runs: no age comparison is ever silently switche
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Callable, Mapping
 
 from cortex.core.timestamps import now_ms
 from thresholds.clocksource import ENV_NOW, supplied_now  # noqa: F401  (ENV_NOW re-exported)
 
 
-class Clock(namedtuple("Clock", "now_ms source given problem", defaults=(None, None))):
+class Clock:
     """The audit's now.
 
     now_ms: int; source: str (cli | env | system); given: str | None (the raw value that was supplied);
     problem: str | None (set when `given` was unusable and real time was used).
     """
 
-    __slots__ = ()
+    __slots__ = ("now_ms", "source", "given", "problem")
+
+    def __init__(self, now_ms, source, given=None, problem=None) -> None:
+        self.now_ms, self.source, self.given, self.problem = now_ms, source, given, problem
 
 
 def resolve_clock(cli_now: str | None, environ: Mapping[str, str], system: Callable[[], int] = now_ms) -> Clock:

@@ -6,8 +6,6 @@ environment variable that overrides it, the reference implementation's camelCase
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from thresholds import dense_context
 
 SECOND_MS = 1000
@@ -17,11 +15,15 @@ DAY_MS = 24 * HOUR_MS
 MIB = 1024 * 1024
 
 
-class ThresholdSpec(namedtuple("ThresholdSpec", "name default env alias unit meaning layout", defaults=("lifeos",))):
+class ThresholdSpec:
     """One threshold. name, env, alias, meaning: str; default: int; unit: ms | bytes | count;
     layout: the memory layout whose audit uses it (lifeos | dense-context)."""
 
-    __slots__ = ()
+    __slots__ = ("name", "default", "env", "alias", "unit", "meaning", "layout")
+
+    def __init__(self, name, default, env, alias, unit, meaning, layout="lifeos") -> None:
+        self.name, self.default, self.env, self.alias, self.unit = name, default, env, alias, unit
+        self.meaning, self.layout = meaning, layout
 
 
 THRESHOLDS: tuple[ThresholdSpec, ...] = (

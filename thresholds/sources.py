@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 import math
-from collections import namedtuple
 from collections.abc import Iterable, Mapping
 
 from cortex.core.privatejson import KeyCollision, strip_private_json
@@ -30,20 +29,25 @@ class Source(str, enum.Enum):
     CLI = "cli"
 
 
-class Threshold(namedtuple("Threshold", "name value source origin unit")):
+class Threshold:
     """One effective threshold. name, unit: str; value: int | float; source: Source; origin: str | None (its setter)."""
 
-    __slots__ = ()
+    __slots__ = ("name", "value", "source", "origin", "unit")
+
+    def __init__(self, name, value, source, origin, unit) -> None:
+        self.name, self.value, self.source, self.origin, self.unit = name, value, source, origin, unit
 
 
-class ThresholdProblem(namedtuple("ThresholdProblem", "name value source origin reason")):
+class ThresholdProblem:
     """An offered value that was refused. name: str; value: object (as given); source: Source; origin, reason: str."""
 
-    __slots__ = ()
+    __slots__ = ("name", "value", "source", "origin", "reason")
+
+    def __init__(self, name, value, source, origin, reason) -> None:
+        self.name, self.value, self.source, self.origin, self.reason = name, value, source, origin, reason
 
 
-class EffectiveThresholds(namedtuple("EffectiveThresholds", "values problems config_problem config_path",
-                                     defaults=((), None, None))):
+class EffectiveThresholds:
     """Every threshold in force, with what was refused.
 
     values: tuple[Threshold, ...]; problems: tuple[ThresholdProblem, ...]; config_problem: str | None (the
@@ -51,7 +55,11 @@ class EffectiveThresholds(namedtuple("EffectiveThresholds", "values problems con
     value (indexing by position is not used).
     """
 
-    __slots__ = ()
+    __slots__ = ("values", "problems", "config_problem", "config_path")
+
+    def __init__(self, values, problems=(), config_problem=None, config_path=None) -> None:
+        self.values, self.problems, self.config_problem = values, problems, config_problem
+        self.config_path = config_path
 
     def __getitem__(self, name: str) -> int | float:
         return self.get(name).value

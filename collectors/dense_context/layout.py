@@ -10,16 +10,10 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
+from collectors.dense_context import context_of
+
 HEALTH_LOG_PARTS = ("logs", "cortex-health.jsonl")
 ATOM_FOLDERS = ("experiments", "knowledge", "patterns")
-
-
-def context_of(root: str) -> str:
-    """CONTEXT for ROOT: ROOT/context when it is a folder, else ROOT itself when it is named context."""
-    inside = os.path.join(root, "context")
-    if os.path.basename(root) == "context" and not os.path.isdir(inside):
-        return root
-    return inside
 
 
 class DenseLayout(namedtuple("DenseLayout", "root context health_log now_ms tree cursors name",

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections import namedtuple
 
 from cortex.core.safeio import open_regular
 from collectors.healthlog.chain import Checkpoint, link_of, sha256_hex
@@ -29,12 +28,15 @@ MAX_LINE_BYTES = 1 << 20
 MAX_LISTED = 20
 
 
-class Break(namedtuple("Break", "line kind message")):
+class Break:
     """line: int, 1-based number of the line named as broken; kind: str, edited | inserted | deleted | reordered |
     truncated; message: str.
     """
 
-    __slots__ = ()
+    __slots__ = ("line", "kind", "message")
+
+    def __init__(self, line, kind, message) -> None:
+        self.line, self.kind, self.message = line, kind, message
 
 
 class Walk:

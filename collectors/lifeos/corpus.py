@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections import namedtuple
 
 from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
@@ -38,16 +37,19 @@ FORMAT = f"{NAME};{__version__}"  # a release may change what the loader refuses
 RACY_MARGIN_NS = 2_000_000_000  # cortex.searchcache.entries' racy-file rule: a younger file is read again
 
 
-class CorpusEvidence(namedtuple(
-        "CorpusEvidence", "status memory records files code message file line field rule",
-        defaults=(None, None, None, None, None, None, None, None))):
+class CorpusEvidence:
     """status: EvidenceStatus (ok: loaded; malformed: refused; missing: no memory root); memory: str; records, files:
     int | None; code, message: str | None, the error the read commands answer; file: str | None, the file at fault
     (absolute); line: int | None; field, rule: str | None. How it was read (the search cache, the files, the memo)
     is left out on purpose: derived data never changes the report.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "memory", "records", "files", "code", "message", "file", "line", "field", "rule")
+
+    def __init__(self, status, memory, records=None, files=None, code=None, message=None, file=None, line=None,
+                 field=None, rule=None) -> None:
+        self.status, self.memory, self.records, self.files, self.code = status, memory, records, files, code
+        self.message, self.file, self.line, self.field, self.rule = message, file, line, field, rule
 
 
 def _absolute(memory: str, file: str | None) -> str | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections import namedtuple
 
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
@@ -29,18 +28,24 @@ MAX_FILE_BYTES = 4 << 20
 MAX_MARKER_BYTES = 64 << 10
 
 
-class KeptFailures(namedtuple("KeptFailures", "run_id items codes")):
+class KeptFailures:
     """run_id: str; items: int | None, None when the file cannot be read (it still counts: never green); codes:
     tuple[str, ...].
     """
 
-    __slots__ = ()
+    __slots__ = ("run_id", "items", "codes")
+
+    def __init__(self, run_id, items, codes) -> None:
+        self.run_id, self.items, self.codes = run_id, items, codes
 
 
-class DispatchFailuresEvidence(namedtuple("DispatchFailuresEvidence", "status folder runs")):
+class DispatchFailuresEvidence:
     """status: EvidenceStatus; folder: FileState; runs: tuple[KeptFailures, ...], newest first."""
 
-    __slots__ = ()
+    __slots__ = ("status", "folder", "runs")
+
+    def __init__(self, status, folder, runs) -> None:
+        self.status, self.folder, self.runs = status, folder, runs
 
 
 def kept(path: str, run_id: str) -> tuple[KeptFailures, str | None]:

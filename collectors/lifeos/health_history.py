@@ -8,8 +8,6 @@ key in a published line is its own link.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from collectors.readers.fsprobe import describe_os_error, probe_file
 from collectors.lifeos.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
@@ -25,11 +23,7 @@ if TYPE_CHECKING:
     from collectors.metric import Limit
 
 
-class HealthHistoryEvidence(namedtuple(
-        "HealthHistoryEvidence", "status file checkpoint_path checkpoint checkpoint_seq mode verified_from_line "
-        "lines head_seq broken_line broken_kind broken_reason unchained_lines "
-        "unchained_total checkpoint_behind torn",
-        defaults=(None, None, None, None, None, None, None, None, (), 0, 0, False))):
+class HealthHistoryEvidence:
     """status: EvidenceStatus; file: FileState; checkpoint_path: str; checkpoint: str, ok | missing | the reason it
     cannot be used; checkpoint_seq: int | None; mode: str | None, full | incremental; verified_from_line: int |
     None; lines: int | None; head_seq: int | None, None: no chained line yet; broken_line: int | None; broken_kind:
@@ -37,7 +31,18 @@ class HealthHistoryEvidence(namedtuple(
     tuple[int, ...]; unchained_total: int; checkpoint_behind: int; torn: bool.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "file", "checkpoint_path", "checkpoint", "checkpoint_seq", "mode", "verified_from_line",
+                 "lines", "head_seq", "broken_line", "broken_kind", "broken_reason", "unchained_lines",
+                 "unchained_total", "checkpoint_behind", "torn")
+
+    def __init__(self, status, file, checkpoint_path, checkpoint, checkpoint_seq=None, mode=None,
+                 verified_from_line=None, lines=None, head_seq=None, broken_line=None, broken_kind=None,
+                 broken_reason=None, unchained_lines=(), unchained_total=0, checkpoint_behind=0, torn=False) -> None:
+        self.status, self.file, self.checkpoint_path, self.checkpoint = status, file, checkpoint_path, checkpoint
+        self.checkpoint_seq, self.mode, self.verified_from_line = checkpoint_seq, mode, verified_from_line
+        self.lines, self.head_seq, self.broken_line, self.broken_kind = lines, head_seq, broken_line, broken_kind
+        self.broken_reason, self.unchained_lines, self.unchained_total = broken_reason, unchained_lines, unchained_total
+        self.checkpoint_behind, self.torn = checkpoint_behind, torn
 
 
 def collect(layout: Layout) -> HealthHistoryEvidence:

@@ -11,7 +11,6 @@ heartbeat as the audit's own time), so a first Stop never calls the gate silent.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 
 from collectors.readers.activity import collect_activity
 from collectors.readers.fsprobe import probe_file
@@ -44,27 +43,37 @@ def memory_system_write(updated_by: object) -> bool:
     return isinstance(updated_by, str) and (updated_by == "MemorySystem.add" or updated_by.startswith("cortex-remember"))
 
 
-class Beat(namedtuple("Beat", "file at_ms raw problem", defaults=(None, None, None))):
+class Beat:
     """file: FileState; at_ms: int | None; raw: object, the value that should have been a timestamp; problem: str |
     None, why the file's content gives no time.
     """
 
-    __slots__ = ()
+    __slots__ = ("file", "at_ms", "raw", "problem")
+
+    def __init__(self, file, at_ms=None, raw=None, problem=None) -> None:
+        self.file, self.at_ms, self.raw, self.problem = file, at_ms, raw, problem
 
 
-class HookBeat(namedtuple("HookBeat", "hook registered heartbeat running", defaults=(False,))):
+class HookBeat:
     """hook: str; registered: bool; heartbeat: Beat; running: bool, this audit is that hook's own run (the gate)."""
 
-    __slots__ = ()
+    __slots__ = ("hook", "registered", "heartbeat", "running")
+
+    def __init__(self, hook, registered, heartbeat, running=False) -> None:
+        self.hook, self.registered, self.heartbeat, self.running = hook, registered, heartbeat, running
 
 
-class HeartbeatEvidence(namedtuple("HeartbeatEvidence", "status surface newest_write hooks activity")):
+class HeartbeatEvidence:
     """status: EvidenceStatus, that of the transcript folder: activity is what hooks are judged against; surface: Beat;
     newest_write: Beat, the newest memory-system write in the tail of memory-writes.jsonl; hooks: tuple[HookBeat,
     ...]; activity: AgentActivity.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "surface", "newest_write", "hooks", "activity")
+
+    def __init__(self, status, surface, newest_write, hooks, activity) -> None:
+        self.status, self.surface, self.newest_write, self.hooks = status, surface, newest_write, hooks
+        self.activity = activity
 
 
 def surface_beat(layout: Layout) -> Beat:

@@ -10,8 +10,6 @@ runs in (the gate, collectors.lifeos.heartbeats.RUNNING_HOOK_ENV) is marked runn
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from collectors.lifeos.heartbeats import HOOKS as HEARTBEATS, RUNNING_HOOK_ENV, Beat, newest_stamp, surface_beat
 from collectors.readers.jsonl import tail_rows
@@ -25,8 +23,7 @@ TAIL_ROWS = 200
 MAX_MALFORMED_LISTED = 5
 
 
-class HookRecord(namedtuple("HookRecord", "hook command failures heartbeat running ts at_ms code reason file line "
-                            "field rule", defaults=(None, False) + (None,) * 8)):
+class HookRecord:
     """One hook and its newest recorded failure, as the row says it (strings privacy-stripped and clipped again).
 
     hook: str (render | recall | fire | gate); command: str; failures: int, rows for it in the tail; heartbeat: Beat |
@@ -35,19 +32,30 @@ class HookRecord(namedtuple("HookRecord", "hook command failures heartbeat runni
     file: str | None; line: int | None; field, rule: str | None.
     """
 
-    __slots__ = ()
+    __slots__ = ("hook", "command", "failures", "heartbeat", "running", "ts", "at_ms", "code", "reason", "file", "line",
+                 "field", "rule")
+
+    def __init__(self, hook, command, failures, heartbeat=None, running=False, ts=None, at_ms=None, code=None,
+                 reason=None, file=None, line=None, field=None, rule=None) -> None:
+        self.hook, self.command, self.failures, self.heartbeat = hook, command, failures, heartbeat
+        self.running, self.ts, self.at_ms, self.code, self.reason, self.file = running, ts, at_ms, code, reason, file
+        self.line, self.field, self.rule = line, field, rule
 
     @property
     def failed(self) -> bool:
         return self.at_ms is not None
 
 
-class HookFailureEvidence(namedtuple("HookFailureEvidence", "status log malformed malformed_total hooks")):
+class HookFailureEvidence:
     """status: EvidenceStatus; log: FileState; malformed: tuple[MalformedLine, ...], by position from the end (1 =
     newest); malformed_total: int; hooks: tuple[HookRecord, ...], one per hook.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "log", "malformed", "malformed_total", "hooks")
+
+    def __init__(self, status, log, malformed, malformed_total, hooks) -> None:
+        self.status, self.log, self.malformed, self.malformed_total = status, log, malformed, malformed_total
+        self.hooks = hooks
 
 
 def failure_of(row: dict) -> tuple:

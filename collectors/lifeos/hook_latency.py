@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
-from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.lifeos.heartbeats import TAIL_ROWS
@@ -70,22 +69,29 @@ def _quick(hook: str) -> tuple:
     return tuple(None if text is None else re.compile(text) for text in _QUICK_PATTERNS[hook])
 
 
-class HookLatency(namedtuple("HookLatency", "hook log timeout_ms timeout_declared samples p50_ms p95_ms max_ms sum_ms",
-                             defaults=(None, False, 0, None, None, None, 0.0))):
+class HookLatency:
     """hook: str; log: FileState; timeout_ms: int | None, the registered timeout (None: not registered);
     timeout_declared: bool, False when Claude Code's default applies; samples: int, rows of the window with a
     duration; p50_ms, p95_ms, max_ms: float | None (nearest rank); sum_ms: float (with samples, what a Prometheus
     summary's _sum and _count need).
     """
 
-    __slots__ = ()
+    __slots__ = ("hook", "log", "timeout_ms", "timeout_declared", "samples", "p50_ms", "p95_ms", "max_ms", "sum_ms")
+
+    def __init__(self, hook, log, timeout_ms=None, timeout_declared=False, samples=0, p50_ms=None, p95_ms=None,
+                 max_ms=None, sum_ms=0.0) -> None:
+        self.hook, self.log, self.timeout_ms, self.timeout_declared = hook, log, timeout_ms, timeout_declared
+        self.samples, self.p50_ms, self.p95_ms, self.max_ms, self.sum_ms = samples, p50_ms, p95_ms, max_ms, sum_ms
 
 
-class HookLatencyEvidence(namedtuple("HookLatencyEvidence", "status window_ms settings_problem hooks")):
+class HookLatencyEvidence:
     """status: EvidenceStatus; window_ms: int; settings_problem: str | None, why settings.json gave no timeouts;
     hooks: tuple[HookLatency, ...]."""
 
-    __slots__ = ()
+    __slots__ = ("status", "window_ms", "settings_problem", "hooks")
+
+    def __init__(self, status, window_ms, settings_problem, hooks) -> None:
+        self.status, self.window_ms, self.settings_problem, self.hooks = status, window_ms, settings_problem, hooks
 
 
 def percentile(ordered: list[float], share: float) -> float:

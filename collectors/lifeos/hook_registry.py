@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.readers.settings import (LIVE_NAME, MAX_COMMANDS, MAX_SETTINGS_BYTES, HookCommand, hook_environment,
@@ -27,20 +26,27 @@ DEFAULT_TIMEOUT_MS = 60_000  # Claude Code's timeout for a command hook that nam
 MAX_TIMEOUT_MS = 24 * 3_600_000
 
 
-class RegisteredHook(namedtuple("RegisteredHook", "hook event command timeout_ms timeout_declared parsed")):
+class RegisteredHook:
     """hook: str, render | recall | fire | gate; event: str, the Claude Code event; command: str, the command line as
     written, which the probe runs as the agent would (never put into evidence or output); timeout_ms: int; timeout_declared: bool, False when the
     entry names no valid timeout and Claude Code's default applies; parsed: HookCommand (program and words).
     """
 
-    __slots__ = ()
+    __slots__ = ("hook", "event", "command", "timeout_ms", "timeout_declared", "parsed")
+
+    def __init__(self, hook, event, command, timeout_ms, timeout_declared, parsed) -> None:
+        self.hook, self.event, self.command, self.timeout_ms = hook, event, command, timeout_ms
+        self.timeout_declared, self.parsed = timeout_declared, parsed
 
 
-class Registry(namedtuple("Registry", "path problem hooks env")):
+class Registry:
     """path: str; problem: str | None, why the file gives no hooks (missing, unreadable, not an object); hooks:
     tuple[RegisteredHook, ...] in file order; env: tuple[tuple[str, str], ...], the settings' `env` block."""
 
-    __slots__ = ()
+    __slots__ = ("path", "problem", "hooks", "env")
+
+    def __init__(self, path, problem, hooks, env) -> None:
+        self.path, self.problem, self.hooks, self.env = path, problem, hooks, env
 
     def timeout_ms(self, hook: str) -> int | None:
         """The shortest timeout the hook is registered with (the agent kills it there), None when not registered."""

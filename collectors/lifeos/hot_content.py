@@ -12,9 +12,7 @@ is left to the hot_memory collector, which reports it; here it is only noted.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
-from collectors.evidence import EvidenceStatus
+from collectors.evidence import EvidenceStatus, same_record
 from collectors.lifeos.hot_entry_text import Entry, shown, split_entry
 from collectors.lifeos.hot_memory import hot_file_text
 from collectors.lifeos.layout import Layout
@@ -25,42 +23,69 @@ MAX_SHOWN = 5  # flagged entries listed per kind and file (evidence goes into ev
 MAX_DATED = 10
 
 
-class Flagged(namedtuple("Flagged", "line entry rule first_line", defaults=(None,))):
+class Flagged:
     """line: int; entry: str, as shown (invisible characters spelt out, clipped); rule: str, what matched;
     first_line: int | None, for a duplicate the line of the entry it repeats.
     """
 
-    __slots__ = ()
+    __slots__ = ("line", "entry", "rule", "first_line")
+
+    def __init__(self, line, entry, rule, first_line=None) -> None:
+        self.line, self.entry, self.rule, self.first_line = line, entry, rule, first_line
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class Flags(namedtuple("Flags", "total shown", defaults=(0, ()))):
+class Flags:
     """total: int; shown: tuple[Flagged, ...], the first MAX_SHOWN in file order."""
 
-    __slots__ = ()
+    __slots__ = ("total", "shown")
+
+    def __init__(self, total=0, shown=()) -> None:
+        self.total, self.shown = total, shown
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class Dated(namedtuple("Dated", "line entry dates")):
+class Dated:
     """line: int; entry: str, as shown; dates: tuple[str, ...], `YYYY-MM-DD` or `--MM-DD`."""
 
-    __slots__ = ()
+    __slots__ = ("line", "entry", "dates")
+
+    def __init__(self, line, entry, dates) -> None:
+        self.line, self.entry, self.dates = line, entry, dates
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class HotContentFile(namedtuple(
-        "HotContentFile", "label file entries cap_entries imperative injection duplicates ephemeral dated trend",
-        defaults=(None, None, Flags(), Flags(), Flags(), Flags(), (), ()))):
+class HotContentFile:
     """label: str; file: FileState; entries: int | None, valid entries (what counts against the cap); cap_entries:
     int | None; imperative, injection, duplicates, ephemeral: Flags; dated: tuple[Dated, ...]; trend:
     tuple[TrendPoint, ...], oldest first (only near the cap).
     """
 
-    __slots__ = ()
+    __slots__ = ("label", "file", "entries", "cap_entries", "imperative", "injection", "duplicates", "ephemeral",
+                 "dated", "trend")
+
+    def __init__(self, label, file, entries=None, cap_entries=None, imperative=Flags(), injection=Flags(),
+                 duplicates=Flags(), ephemeral=Flags(), dated=(), trend=()) -> None:
+        self.label, self.file, self.entries, self.cap_entries = label, file, entries, cap_entries
+        self.imperative, self.injection, self.duplicates, self.ephemeral = imperative, injection, duplicates, ephemeral
+        self.dated, self.trend = dated, trend
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class HotContentEvidence(namedtuple("HotContentEvidence", "status consolidate_at files")):
+class HotContentEvidence:
     """status: EvidenceStatus; consolidate_at: int, the reviewer's consolidate-first line; files: tuple[HotContentFile,
     ...]."""
 
-    __slots__ = ()
+    __slots__ = ("status", "consolidate_at", "files")
+
+    def __init__(self, status, consolidate_at, files) -> None:
+        self.status, self.consolidate_at, self.files = status, consolidate_at, files
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
 def numbered_entries(text: str) -> list[Entry]:

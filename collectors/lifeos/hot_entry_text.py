@@ -8,9 +8,7 @@ Stdlib only.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
-from collections import namedtuple
 
 from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
 
@@ -19,12 +17,15 @@ _TAG = re.compile(r"\s*(?:" + "|".join(re.escape(tag) for tag in PROVENANCE_TAGS
 _INVISIBLE = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
 
 
-class Entry(namedtuple("Entry", "line text prefix body")):
+class Entry:
     """line: int, 1-based line of the file; text: str, the trimmed entry; prefix: str (NAME, ROLE, ...); body: str,
     what follows `PREFIX: `, its provenance tag removed.
     """
 
-    __slots__ = ()
+    __slots__ = ("line", "text", "prefix", "body")
+
+    def __init__(self, line, text, prefix, body) -> None:
+        self.line, self.text, self.prefix, self.body = line, text, prefix, body
 
 
 def split_entry(line: int, text: str) -> Entry:
@@ -41,6 +42,8 @@ def _spaces():  # compiled on first use: only duplicate detection folds entries
 
 def folded(text: str) -> str:
     """NFKC, case-folded, whitespace collapsed, trailing punctuation dropped: how two entries are compared."""
+    import unicodedata  # here, not at import: only duplicate detection folds, and a warm run's memo skips it
+
     return _spaces().sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip().rstrip(" .。!！;；,，")
 
 
@@ -48,6 +51,8 @@ def shown(text: str, limit: int = SHOWN_CHARS) -> str:
     """The entry as a report may show it: control, format and unassigned characters as \\uXXXX, cut to `limit`."""
     if text.isprintable():  # no control, format or unassigned character: the common case
         return text if len(text) <= limit else text[:limit] + "…"
+    import unicodedata  # only for an entry with an invisible character (the common case above needs none)
+
     out = []
     for char in text:
         if unicodedata.category(char) in _INVISIBLE:

@@ -7,8 +7,6 @@ are not entries at all (hand edits: their line and the rule they break, never th
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import clip
@@ -30,34 +28,48 @@ MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
 
 
-class Markers(namedtuple("Markers", "begins ends inverted ok")):
+class Markers:
     """begins: int; ends: int; inverted: bool; ok: bool."""
 
-    __slots__ = ()
+    __slots__ = ("begins", "ends", "inverted", "ok")
+
+    def __init__(self, begins, ends, inverted, ok) -> None:
+        self.begins, self.ends, self.inverted, self.ok = begins, ends, inverted, ok
 
 
-class DroppedEntry(namedtuple("DroppedEntry", "entry reason")):
+class DroppedEntry:
     """entry: str; reason: str."""
 
-    __slots__ = ()
+    __slots__ = ("entry", "reason")
+
+    def __init__(self, entry, reason) -> None:
+        self.entry, self.reason = entry, reason
 
 
-class HotFile(namedtuple(
-        "HotFile", "label file markers valid_entries cap_entries chars_used dropped dropped_total unparsed "
-        "unparsed_total", defaults=(None, None, None, None, (), 0, (), 0))):
+class HotFile:
     """label: str; file: FileState; markers: Markers | None; valid_entries: int | None; cap_entries: int | None;
     chars_used: int | None; dropped: tuple[DroppedEntry, ...]; dropped_total: int; unparsed: tuple[MalformedLine,
     ...], the first lines of the entry block that are not entries (line, and the rule broken as reason);
     unparsed_total: int.
     """
 
-    __slots__ = ()
+    __slots__ = ("label", "file", "markers", "valid_entries", "cap_entries", "chars_used", "dropped", "dropped_total",
+                 "unparsed", "unparsed_total")
+
+    def __init__(self, label, file, markers=None, valid_entries=None, cap_entries=None, chars_used=None, dropped=(),
+                 dropped_total=0, unparsed=(), unparsed_total=0) -> None:
+        self.label, self.file, self.markers, self.valid_entries = label, file, markers, valid_entries
+        self.cap_entries, self.chars_used, self.dropped = cap_entries, chars_used, dropped
+        self.dropped_total, self.unparsed, self.unparsed_total = dropped_total, unparsed, unparsed_total
 
 
-class HotMemoryEvidence(namedtuple("HotMemoryEvidence", "status files")):
+class HotMemoryEvidence:
     """status: EvidenceStatus; files: tuple[HotFile, ...]."""
 
-    __slots__ = ()
+    __slots__ = ("status", "files")
+
+    def __init__(self, status, files) -> None:
+        self.status, self.files = status, files
 
 
 def hot_file_text(path: str) -> tuple[FileState, str | None]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 from functools import cache
-from collections import namedtuple
 
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
@@ -28,18 +27,25 @@ MAX_MANIFEST_BYTES = 1 << 20
 ABSENT, NO_INDEX, VERIFIED, MISMATCH, INVALID = "absent", "no-index-v1", "verified", "mismatch", "invalid"
 
 
-class IndexEvidence(namedtuple(
-        "IndexEvidence", "status verdict manifest policy problem index_path canonical_sha256 "
-        "manifest_canonical_sha256 index_sha256 manifest_index_sha256 index_bytes records "
-        "indexed_at indexed_at_ms",
-        defaults=(None, None, None, None, None, None, None, None, None, None))):
+class IndexEvidence:
     """status: EvidenceStatus; verdict: str, absent | no-index-v1 | verified | mismatch | invalid; manifest: str;
     policy: str; problem: str | None; index_path: str | None; canonical_sha256: str | None, measured;
     manifest_canonical_sha256: object; index_sha256: str | None, measured; manifest_index_sha256: object;
     index_bytes: int | None; records: int | None; indexed_at: object; indexed_at_ms: int | None.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "verdict", "manifest", "policy", "problem", "index_path", "canonical_sha256",
+                 "manifest_canonical_sha256", "index_sha256", "manifest_index_sha256", "index_bytes", "records",
+                 "indexed_at", "indexed_at_ms")
+
+    def __init__(self, status, verdict, manifest, policy, problem=None, index_path=None, canonical_sha256=None,
+                 manifest_canonical_sha256=None, index_sha256=None, manifest_index_sha256=None, index_bytes=None,
+                 records=None, indexed_at=None, indexed_at_ms=None) -> None:
+        self.status, self.verdict, self.manifest, self.policy, self.problem = status, verdict, manifest, policy, problem
+        self.index_path, self.canonical_sha256 = index_path, canonical_sha256
+        self.manifest_canonical_sha256, self.index_sha256 = manifest_canonical_sha256, index_sha256
+        self.manifest_index_sha256, self.index_bytes, self.records = manifest_index_sha256, index_bytes, records
+        self.indexed_at, self.indexed_at_ms = indexed_at, indexed_at_ms
 
 
 def read_json_object(path: str, anchor: str, limit: int) -> dict | str:

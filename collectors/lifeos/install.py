@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.readers.settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
@@ -37,39 +36,49 @@ REGISTERED_HOOK_FILES = ("MemoryTurnStart.hook.ts", "MemoryReviewFire.hook.ts", 
 SUBAGENT_FLAGS = ("CORTEX_SUBAGENT", "CLAUDE_CODE_FORK_SUBAGENT")
 
 
-class FilePresence(namedtuple("FilePresence", "name path present reason", defaults=(None,))):
+class FilePresence:
     """name: str; path: str; present: bool; reason: str | None, why a path that exists does not count."""
 
-    __slots__ = ()
+    __slots__ = ("name", "path", "present", "reason")
+
+    def __init__(self, name, path, present, reason=None) -> None:
+        self.name, self.path, self.present, self.reason = name, path, present, reason
 
 
-class Registration(namedtuple("Registration", "hook live intended")):
+class Registration:
     """hook: str, a hook file name or a cortex hook command; live: bool, registered in the effective settings.json;
     intended: bool, named in settings.system.json.
     """
 
-    __slots__ = ()
+    __slots__ = ("hook", "live", "intended")
+
+    def __init__(self, hook, live, intended) -> None:
+        self.hook, self.live, self.intended = hook, live, intended
 
 
-class ResolvedCommand(namedtuple("ResolvedCommand", "event program resolved reason")):
+class ResolvedCommand:
     """A hook command reduced to its program (the full text may carry secrets: it stays out of evidence).
 
     event: str; program: str | None; resolved: str | None, the executable the hook would run, None when it does not
     resolve; reason: str | None, why it does not resolve.
     """
 
-    __slots__ = ()
+    __slots__ = ("event", "program", "resolved", "reason")
+
+    def __init__(self, event, program, resolved, reason) -> None:
+        self.event, self.program, self.resolved, self.reason = event, program, resolved, reason
 
 
-class SubagentFlag(namedtuple("SubagentFlag", "variable value where")):
+class SubagentFlag:
     """variable: str; value: object; where: str, "settings.json env" or "hook environment"."""
 
-    __slots__ = ()
+    __slots__ = ("variable", "value", "where")
+
+    def __init__(self, variable, value, where) -> None:
+        self.variable, self.value, self.where = variable, value, where
 
 
-class InstallEvidence(namedtuple(
-        "InstallEvidence", "status kind kind_reason settings settings_problem system system_problem hook_files "
-        "tool_files registrations commands subagent_flags settings_line settings_column", defaults=(None, None))):
+class InstallEvidence:
     """status: EvidenceStatus, that of settings.json; kind: str; kind_reason: str; settings: FileState;
     settings_problem: str | None, why a readable settings.json cannot be used; system: FileState; system_problem:
     str | None; hook_files: tuple[FilePresence, ...]; tool_files: tuple[FilePresence, ...]; registrations:
@@ -77,7 +86,17 @@ class InstallEvidence(namedtuple(
     settings_line, settings_column: int | None, where settings.json's JSON syntax error sits.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "kind", "kind_reason", "settings", "settings_problem", "system", "system_problem",
+                 "hook_files", "tool_files", "registrations", "commands", "subagent_flags", "settings_line",
+                 "settings_column")
+
+    def __init__(self, status, kind, kind_reason, settings, settings_problem, system, system_problem, hook_files,
+                 tool_files, registrations, commands, subagent_flags, settings_line=None, settings_column=None) -> None:
+        self.status, self.kind, self.kind_reason, self.settings = status, kind, kind_reason, settings
+        self.settings_problem, self.system, self.system_problem = settings_problem, system, system_problem
+        self.hook_files, self.tool_files, self.registrations = hook_files, tool_files, registrations
+        self.commands, self.subagent_flags, self.settings_line = commands, subagent_flags, settings_line
+        self.settings_column = settings_column
 
 
 def presence(directory: str, name: str) -> FilePresence:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import namedtuple
 
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
@@ -29,21 +28,29 @@ TAIL_ROWS = 2000
 MAX_LOCKS = 100
 
 
-class LockHolder(namedtuple("LockHolder", "file path pid host at_ms stamped holder")):
+class LockHolder:
     """file: str, the lock's file name; path: str; pid: object; host: object; at_ms: int | None, the stamp's ts, else
     the file's mtime; stamped: bool, the stamp parsed; holder: str, alive | gone | unverifiable.
     """
 
-    __slots__ = ()
+    __slots__ = ("file", "path", "pid", "host", "at_ms", "stamped", "holder")
+
+    def __init__(self, file, path, pid, host, at_ms, stamped, holder) -> None:
+        self.file, self.path, self.pid, self.host, self.at_ms, self.stamped = file, path, pid, host, at_ms, stamped
+        self.holder = holder
 
 
-class LocksEvidence(namedtuple("LocksEvidence", "status events_log locks contended_ms health_lock_held")):
+class LocksEvidence:
     """status: EvidenceStatus, that of memory-locks.jsonl; events_log: FileState; locks: tuple[LockHolder, ...];
     contended_ms: tuple[int, ...], times of contended or recovered events in the log's tail; health_lock_held: bool
     | None, None when the flock file is absent.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "events_log", "locks", "contended_ms", "health_lock_held")
+
+    def __init__(self, status, events_log, locks, contended_ms, health_lock_held) -> None:
+        self.status, self.events_log, self.locks, self.contended_ms = status, events_log, locks, contended_ms
+        self.health_lock_held = health_lock_held
 
 
 def lock_paths(layout: Layout) -> list[str]:

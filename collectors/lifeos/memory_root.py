@@ -6,7 +6,6 @@ below it; health.layouts uses `nearby_tree` for its usage error. Looks only at f
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus
 from collectors.lifeos.layout import Layout
@@ -15,12 +14,15 @@ from cortex.layout import LIFEOS
 MAX_ANCESTORS = 64  # a path deeper than this is not a home folder a user would pass
 
 
-class MemoryRootEvidence(namedtuple("MemoryRootEvidence", "status expected nearby", defaults=(None,))):
+class MemoryRootEvidence:
     """status: EvidenceStatus; expected: str, ROOT/LIFEOS/MEMORY; nearby: str | None, a .claude folder with a LIFEOS
     tree below or above ROOT.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "expected", "nearby")
+
+    def __init__(self, status, expected, nearby=None) -> None:
+        self.status, self.expected, self.nearby = status, expected, nearby
 
 
 def _holds_tree(folder: str) -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import namedtuple
 
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.lifeos.layout import Layout
@@ -27,16 +26,21 @@ SUFFIXES = (".jsonl", ".log")
 MAX_NAMED = 10
 
 
-class ObservabilityEvidence(namedtuple(
-        "ObservabilityEvidence", "status folder files bytes oldest_mtime_ms oldest_path newest_mtime_ms refused "
-        "refused_total unreadable_dirs unreadable_dirs_total",
-        defaults=(0, 0, None, None, None, (), 0, (), 0))):
+class ObservabilityEvidence:
     """status: EvidenceStatus; folder: FileState; files: int; bytes: int; oldest_mtime_ms: int | None; oldest_path: str
     | None; newest_mtime_ms: int | None; refused: tuple[str, ...], logs that are symlinks or not regular files
     (first MAX_NAMED); refused_total: int; unreadable_dirs: tuple[str, ...]; unreadable_dirs_total: int.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "folder", "files", "bytes", "oldest_mtime_ms", "oldest_path", "newest_mtime_ms", "refused",
+                 "refused_total", "unreadable_dirs", "unreadable_dirs_total")
+
+    def __init__(self, status, folder, files=0, bytes=0, oldest_mtime_ms=None, oldest_path=None, newest_mtime_ms=None,
+                 refused=(), refused_total=0, unreadable_dirs=(), unreadable_dirs_total=0) -> None:
+        self.status, self.folder, self.files, self.bytes = status, folder, files, bytes
+        self.oldest_mtime_ms, self.oldest_path, self.newest_mtime_ms = oldest_mtime_ms, oldest_path, newest_mtime_ms
+        self.refused, self.refused_total, self.unreadable_dirs = refused, refused_total, unreadable_dirs
+        self.unreadable_dirs_total = unreadable_dirs_total
 
 
 class _Tally:

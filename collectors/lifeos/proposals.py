@@ -4,14 +4,13 @@ Called through the check list (health.judge.checks). Pending means `status` is e
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
 from collectors.metric import Metric
 from cortex.core.numbers import finite_number
+from collectors.evidence import same_record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,12 +20,18 @@ if TYPE_CHECKING:
     from collectors.metric import Limit
 
 
-class ProposalEvidence(namedtuple("ProposalEvidence", "status log rows pending malformed malformed_total")):
+class ProposalEvidence:
     """status: EvidenceStatus; log: FileState; rows: int; pending: int; malformed: tuple[MalformedLine, ...];
     malformed_total: int.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "log", "rows", "pending", "malformed", "malformed_total")
+
+    def __init__(self, status, log, rows, pending, malformed, malformed_total) -> None:
+        self.status, self.log, self.rows, self.pending, self.malformed = status, log, rows, pending, malformed
+        self.malformed_total = malformed_total
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
 class PendingCount:

@@ -6,13 +6,11 @@ counts; after the first audit only what was appended, collectors.readers.cursors
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import as_json
+from collectors.evidence import as_json, same_record
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
 from cortex.layout import RETRIEVALS_LOG as LOG_NAME
 from collectors.metric import Metric, json_object, seconds
@@ -27,20 +25,33 @@ if TYPE_CHECKING:
 
 
 
-class RetrievalRow(namedtuple("RetrievalRow", "line ts at_ms query_hash returned_count duration_ms top_score problem")):
+class RetrievalRow:
     """line: int; ts: object; at_ms: int | None; query_hash: object; returned_count: object; duration_ms: object;
     top_score: object; problem: str | None, why the row is not a valid retrieval row.
     """
 
-    __slots__ = ()
+    __slots__ = ("line", "ts", "at_ms", "query_hash", "returned_count", "duration_ms", "top_score", "problem")
+
+    def __init__(self, line, ts, at_ms, query_hash, returned_count, duration_ms, top_score, problem) -> None:
+        self.line, self.ts, self.at_ms, self.query_hash = line, ts, at_ms, query_hash
+        self.returned_count, self.duration_ms, self.top_score = returned_count, duration_ms, top_score
+        self.problem = problem
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class RetrievalEvidence(namedtuple("RetrievalEvidence", "status log rows malformed malformed_total latest")):
+class RetrievalEvidence:
     """status: EvidenceStatus; log: FileState; rows: int; malformed: tuple[MalformedLine, ...]; malformed_total: int;
     latest: RetrievalRow | None.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "log", "rows", "malformed", "malformed_total", "latest")
+
+    def __init__(self, status, log, rows, malformed, malformed_total, latest) -> None:
+        self.status, self.log, self.rows, self.malformed = status, log, rows, malformed
+        self.malformed_total, self.latest = malformed_total, latest
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
 def retrieval_row(line: int, row: dict) -> RetrievalRow:

@@ -6,8 +6,6 @@ shapes as collectors.lifeos.reviewer), `turn_count_since_last_review` of O/revie
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from collectors.lifeos.layout import Layout
 from cortex import layout as contract
 from collectors.readers.reviewer_rows import RowClass, classify
@@ -19,15 +17,20 @@ TAIL_ROWS = 50
 DEFAULT_TURN_THRESHOLD = 8
 
 
-class ReviewCadenceEvidence(namedtuple(
-        "ReviewCadenceEvidence", "status log recent recent_run_ids turns_waiting turn_threshold "
-        "turn_threshold_source")):
+class ReviewCadenceEvidence:
     """status: EvidenceStatus, that of reviewer-runs.jsonl; log: FileState; recent: tuple[str, ...], RowClass values of
     the newest rows, newest first; recent_run_ids: tuple[object, ...]; turns_waiting: int | None,
     turn_count_since_last_review, None when unknown; turn_threshold: int; turn_threshold_source: str.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "log", "recent", "recent_run_ids", "turns_waiting", "turn_threshold",
+                 "turn_threshold_source")
+
+    def __init__(self, status, log, recent, recent_run_ids, turns_waiting, turn_threshold,
+                 turn_threshold_source) -> None:
+        self.status, self.log, self.recent, self.recent_run_ids = status, log, recent, recent_run_ids
+        self.turns_waiting, self.turn_threshold = turns_waiting, turn_threshold
+        self.turn_threshold_source = turn_threshold_source
 
 
 def collect(layout: Layout) -> ReviewCadenceEvidence:

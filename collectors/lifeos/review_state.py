@@ -5,8 +5,6 @@ fields the evaluator needs and says precisely why the file is unusable when it i
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
@@ -19,15 +17,19 @@ from cortex.layout import REVIEW_STATE_FILE as FILE_NAME
 MAX_STATE_BYTES = 1 << 20
 
 
-class ReviewStateEvidence(namedtuple(
-        "ReviewStateEvidence", "status file problem last_review_at last_review_ms turn_count_since_last_review "
-        "pending_review",
-        defaults=(None, None, None, None, None))):
+class ReviewStateEvidence:
     """status: EvidenceStatus; file: FileState; problem: str | None, why the content is unusable; last_review_at:
     object; last_review_ms: int | None; turn_count_since_last_review: object; pending_review: object.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "file", "problem", "last_review_at", "last_review_ms", "turn_count_since_last_review",
+                 "pending_review")
+
+    def __init__(self, status, file, problem=None, last_review_at=None, last_review_ms=None,
+                 turn_count_since_last_review=None, pending_review=None) -> None:
+        self.status, self.file, self.problem, self.last_review_at = status, file, problem, last_review_at
+        self.last_review_ms, self.turn_count_since_last_review = last_review_ms, turn_count_since_last_review
+        self.pending_review = pending_review
 
 
 def collect(layout: Layout) -> ReviewStateEvidence:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import deque, namedtuple
+from collections import deque
 
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.readers.cursors import scan_log
@@ -17,7 +17,7 @@ from collectors.readers.reviewer_rows import RowClass, carries_eat_cap, classify
 from cortex.reviewrows import run_id_ms
 from collectors.readers.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.evidence import EvidenceStatus, FileState, as_json
+from collectors.evidence import EvidenceStatus, FileState, as_json, same_record
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
 from collectors.metric import Metric, json_object, seconds
 from cortex.core.numbers import finite_number
@@ -32,45 +32,72 @@ if TYPE_CHECKING:
 HISTORY = 5
 
 
-class LatestRow(namedtuple("LatestRow", "line run_id ts at_ms classification problem error")):
+class LatestRow:
     """line: int; run_id: object; ts: object; at_ms: int | None, ts, else the time in runId; classification: RowClass;
     problem: str | None; error: object.
     """
 
-    __slots__ = ()
+    __slots__ = ("line", "run_id", "ts", "at_ms", "classification", "problem", "error")
+
+    def __init__(self, line, run_id, ts, at_ms, classification, problem, error) -> None:
+        self.line, self.run_id, self.ts, self.at_ms, self.classification = line, run_id, ts, at_ms, classification
+        self.problem, self.error = problem, error
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class TerminalRow(namedtuple("TerminalRow", "line run_id failed eat_cap error items refused codes",
-                             defaults=(None, 0, 0, None))):
+class TerminalRow:
     """line: int; run_id: object; failed: bool; eat_cap: bool; error: object, the row's `error` text (privacy-stripped,
     bounded), for the failing finding; items: int, items its dispatch handled; refused: int, of them refused by a
     guard or the write path; codes: dict[str, int] | None, refusal code -> count.
     """
 
-    __slots__ = ()
+    __slots__ = ("line", "run_id", "failed", "eat_cap", "error", "items", "refused", "codes")
+
+    def __init__(self, line, run_id, failed, eat_cap, error=None, items=0, refused=0, codes=None) -> None:
+        self.line, self.run_id, self.failed, self.eat_cap, self.error = line, run_id, failed, eat_cap, error
+        self.items, self.refused, self.codes = items, refused, codes
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class RunDirectory(namedtuple("RunDirectory", "run_id path at_ms has_parse_error")):
+class RunDirectory:
     """run_id: str; path: str; at_ms: int; has_parse_error: bool."""
 
-    __slots__ = ()
+    __slots__ = ("run_id", "path", "at_ms", "has_parse_error")
+
+    def __init__(self, run_id, path, at_ms, has_parse_error) -> None:
+        self.run_id, self.path, self.at_ms, self.has_parse_error = run_id, path, at_ms, has_parse_error
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class RunDirectories(namedtuple("RunDirectories", "state count unrecognised latest", defaults=(0, 0, None))):
+class RunDirectories:
     """state: FileState; count: int; unrecognised: int, entries that are not <runId> directories (symlinks included);
     latest: RunDirectory | None.
     """
 
-    __slots__ = ()
+    __slots__ = ("state", "count", "unrecognised", "latest")
+
+    def __init__(self, state, count=0, unrecognised=0, latest=None) -> None:
+        self.state, self.count, self.unrecognised, self.latest = state, count, unrecognised, latest
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-class ReviewerEvidence(namedtuple(
-        "ReviewerEvidence", "status log rows malformed malformed_total latest history run_directories")):
+class ReviewerEvidence:
     """status: EvidenceStatus; log: FileState; rows: int; malformed: tuple[MalformedLine, ...]; malformed_total: int;
     latest: LatestRow | None; history: tuple[TerminalRow, ...]; run_directories: RunDirectories.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "log", "rows", "malformed", "malformed_total", "latest", "history", "run_directories")
+
+    def __init__(self, status, log, rows, malformed, malformed_total, latest, history, run_directories) -> None:
+        self.status, self.log, self.rows, self.malformed = status, log, rows, malformed
+        self.malformed_total, self.latest, self.history = malformed_total, latest, history
+        self.run_directories = run_directories
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
 def latest_row_of(line: int, row: dict) -> LatestRow:

@@ -15,7 +15,6 @@ An absent file means the defaults, as for the hooks (only the override is checke
 from __future__ import annotations
 
 import json
-from collections import namedtuple
 
 from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
@@ -33,14 +32,17 @@ FORMAT = f"{NAME};{__version__}"  # a release may change what the loader accepts
 MAX_READ_BYTES = 1 << 20  # the loader refuses far less; this only bounds what is hashed
 
 
-class ReviewerConfigEvidence(namedtuple(
-        "ReviewerConfigEvidence", "status path state message field line rule", defaults=(None, None, None, None))):
+class ReviewerConfigEvidence:
     """status: EvidenceStatus (ok: valid or absent; malformed: refused); path: str; state: str, absent | valid |
     invalid; message: str | None, the loader's error; field: str | None (a key, or COMMAND_ENV); line: int | None;
     rule: str | None. Whether the verdict was remembered is left out: derived data never changes the report.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "path", "state", "message", "field", "line", "rule")
+
+    def __init__(self, status, path, state, message=None, field=None, line=None, rule=None) -> None:
+        self.status, self.path, self.state, self.message, self.field = status, path, state, message, field
+        self.line, self.rule = line, rule
 
 
 def verdict_of(core: contract.Layout, environ) -> dict | None:

@@ -9,7 +9,7 @@ pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule de
 from __future__ import annotations
 
 import re
-from collections import namedtuple
+from functools import cache
 
 from collectors.readers.jsonl import scan_jsonl, tail_rows
 from collectors.readers.cursors import scan_log
@@ -28,29 +28,44 @@ RUNS_LOG = contract.REVIEWER_RUNS_LOG
 KEPT_STARTS = 10
 TAIL_ROWS = 200
 DEFAULT_TIMEOUT_S = 180  # the reviewer's inference_timeout_seconds default
-RUN_ID = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\Z", re.ASCII)  # the reviewer's runId form
 
 
-class Start(namedtuple("Start", "run_id at_ms pid host terminal holder")):
+@cache
+def run_id_form() -> re.Pattern[str]:  # the reviewer's runId form, compiled on first use (a warm audit reads no new row)
+    return re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\Z", re.ASCII)
+
+
+class Start:
     """run_id: str; at_ms: int; pid: object; host: object; terminal: bool, a terminal row with this runId exists;
     holder: str | None, alive | gone | unverifiable; None when terminal.
     """
 
-    __slots__ = ()
+    __slots__ = ("run_id", "at_ms", "pid", "host", "terminal", "holder")
+
+    def __init__(self, run_id, at_ms, pid, host, terminal, holder) -> None:
+        self.run_id, self.at_ms, self.pid, self.host, self.terminal = run_id, at_ms, pid, host, terminal
+        self.holder = holder
 
 
-class Spawn(namedtuple("Spawn", "at_ms pid")):
+class Spawn:
     """at_ms: int; pid: object."""
 
-    __slots__ = ()
+    __slots__ = ("at_ms", "pid")
+
+    def __init__(self, at_ms, pid) -> None:
+        self.at_ms, self.pid = at_ms, pid
 
 
-class LifecycleEvidence(namedtuple("LifecycleEvidence", "status starts_log starts newest_spawn inference_timeout_ms")):
+class LifecycleEvidence:
     """status: EvidenceStatus, that of reviewer-starts.jsonl; starts_log: FileState; starts: tuple[Start, ...], newest
     first; newest_spawn: Spawn | None; inference_timeout_ms: int.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "starts_log", "starts", "newest_spawn", "inference_timeout_ms")
+
+    def __init__(self, status, starts_log, starts, newest_spawn, inference_timeout_ms) -> None:
+        self.status, self.starts_log, self.starts, self.newest_spawn = status, starts_log, starts, newest_spawn
+        self.inference_timeout_ms = inference_timeout_ms
 
 
 def tail_objects(path: str, anchor: str) -> tuple[FileState, list[dict]]:
@@ -91,7 +106,7 @@ class TerminalRunIds:
         for run_id in wanted:
             if token(run_id) in self.ids:
                 found.add(run_id)
-            elif self.floor is not None and not (RUN_ID.match(run_id) and run_id > self.floor):
+            elif self.floor is not None and not (run_id_form().match(run_id) and run_id > self.floor):
                 return None
         return found
 
@@ -106,7 +121,7 @@ class TerminalRunIds:
 
 def token(run_id: str) -> str:
     """A reviewer run id as is, any other id as a digest (so no free text lands in a cursor)."""
-    if RUN_ID.match(run_id):
+    if run_id_form().match(run_id):
         return run_id
     return "#" + blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 

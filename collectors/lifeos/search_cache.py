@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections import namedtuple
 
 from collectors.evidence import EvidenceStatus
 from collectors.lifeos.layout import Layout
@@ -22,17 +21,21 @@ BUSY_MS = 200
 ATTEMPTS = 3  # immutable reads of a file that changed under them before the last one is believed
 
 
-class SearchCacheEvidence(namedtuple(
-        "SearchCacheEvidence", "status state path bytes entries indexed schema written_at written_ms verification "
-        "error",
-        defaults=(0, 0, 0, None, None, None, None, None))):
+class SearchCacheEvidence:
     """status: EvidenceStatus, ok (present), missing (absent or off), unreadable; state: str, off | absent | present |
     unreadable; path: str | None; bytes: int; entries: int; indexed: int; schema: str | None; written_at: str |
     None; written_ms: int | None; verification: dict | None, the last `cortex cache verify` verdict; error: str |
     None.
     """
 
-    __slots__ = ()
+    __slots__ = ("status", "state", "path", "bytes", "entries", "indexed", "schema", "written_at", "written_ms",
+                 "verification", "error")
+
+    def __init__(self, status, state, path, bytes=0, entries=0, indexed=0, schema=None, written_at=None,
+                 written_ms=None, verification=None, error=None) -> None:
+        self.status, self.state, self.path, self.bytes, self.entries = status, state, path, bytes, entries
+        self.indexed, self.schema, self.written_at, self.written_ms = indexed, schema, written_at, written_ms
+        self.verification, self.error = verification, error
 
 
 def collect(layout: Layout) -> SearchCacheEvidence:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections import namedtuple
 
 from collectors.readers.fsprobe import describe_os_error
 from cortex.core.safeio import UnsafeFile, tail_lines
@@ -25,12 +24,15 @@ TAIL_BYTES = 4 << 20
 MAX_TURNS = 200  # newest user-turn timestamps kept (evidence goes into every health-log line)
 
 
-class AgentActivity(namedtuple("AgentActivity", "folder files_scanned turns_ms newest_file", defaults=(0, (), None))):
+class AgentActivity:
     """folder: FileState; files_scanned: int; turns_ms: tuple[int, ...], user turns, newest first; newest_file: str |
     None.
     """
 
-    __slots__ = ()
+    __slots__ = ("folder", "files_scanned", "turns_ms", "newest_file")
+
+    def __init__(self, folder, files_scanned=0, turns_ms=(), newest_file=None) -> None:
+        self.folder, self.files_scanned, self.turns_ms, self.newest_file = folder, files_scanned, turns_ms, newest_file
 
 
 def transcript_folder(root: str, config: dict, environ) -> str:

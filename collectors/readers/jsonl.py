@@ -10,14 +10,13 @@ costs constant memory.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 from collections.abc import Callable
 
 from cortex import layout as contract
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded, tail_lines
 from cortex.review.reviewdefaults import CONFIG_NAME
 from collectors.readers.fsprobe import describe_os_error, probe_file
-from collectors.evidence import EvidenceStatus, FileState, MalformedLine
+from collectors.evidence import EvidenceStatus, FileState, MalformedLine, same_record
 from collectors.readers.text import clip
 from cortex.core.strictjson import parse_object
 from collectors.readers.rowscan import Position, read_rows
@@ -26,13 +25,18 @@ MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20
 
 
-class LogScan(namedtuple("LogScan", "file rows malformed malformed_total", defaults=(0, (), 0))):
+class LogScan:
     """What one pass over a JSONL file found (the rows themselves went to the visitor).
 
     file: FileState; rows: int; malformed: tuple[MalformedLine, ...]; malformed_total: int.
     """
 
-    __slots__ = ()
+    __slots__ = ("file", "rows", "malformed", "malformed_total")
+
+    def __init__(self, file, rows=0, malformed=(), malformed_total=0) -> None:
+        self.file, self.rows, self.malformed, self.malformed_total = file, rows, malformed, malformed_total
+
+    __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
     @property
     def status(self) -> EvidenceStatus:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-from collections import namedtuple
 from collections.abc import Mapping
 
 from collectors.readers.fsprobe import describe_os_error
@@ -36,13 +34,16 @@ _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
-class HookCommand(namedtuple("HookCommand", "event command program words problem")):
+class HookCommand:
     """event: str, UserPromptSubmit, Stop, ...; command: object, as written (cut to a bounded length); program: str |
     None, the program word, variables expanded; None when it cannot be told; words: tuple[str, ...], the words after
     the program; problem: str | None, why the program cannot be told.
     """
 
-    __slots__ = ()
+    __slots__ = ("event", "command", "program", "words", "problem")
+
+    def __init__(self, event, command, program, words, problem) -> None:
+        self.event, self.command, self.program, self.words, self.problem = event, command, program, words, problem
 
     @property
     def cortex_hook(self) -> str | None:
@@ -56,15 +57,18 @@ class HookCommand(namedtuple("HookCommand", "event command program words problem
         return None
 
 
-class SettingsFile(namedtuple("SettingsFile", "file problem commands env strings line column",
-                                defaults=(None, (), (), (), None, None))):
+class SettingsFile:
     """file: FileState; problem: str | None, why the content cannot be used (not JSON, not an object); commands:
     tuple[HookCommand, ...]; env: tuple[tuple[str, str], ...], the `env` block's string values; strings: tuple[str,
     ...], every string the file mentions (only for the intent file); line, column: int | None, where a JSON syntax
     error sits (1-based, counted in the file as it is on disk).
     """
 
-    __slots__ = ()
+    __slots__ = ("file", "problem", "commands", "env", "strings", "line", "column")
+
+    def __init__(self, file, problem=None, commands=(), env=(), strings=(), line=None, column=None) -> None:
+        self.file, self.problem, self.commands, self.env, self.strings = file, problem, commands, env, strings
+        self.line, self.column = line, column
 
     @property
     def usable(self) -> bool:
@@ -98,12 +102,23 @@ def expand(text: str, env: Mapping[str, str]) -> tuple[str, list[str]]:
     return expanded, unset
 
 
+def shell_words(command: str) -> list[str]:
+    """shlex.split(command). A printable ASCII command without quotes or backslashes is split at its spaces, which
+    is what shlex does with it (tests/collectors/test_shell_words.py compares the two); shlex is imported only for
+    the rest (it costs the audit about 1M instructions, and every usual hook command is plain words)."""
+    if command.isascii() and command.isprintable() and not any(mark in command for mark in "'\"\\"):
+        return command.split()
+    import shlex
+
+    return shlex.split(command)
+
+
 def parse_command(event: str, command: object, env: Mapping[str, str]) -> HookCommand:
     if not isinstance(command, str) or not command.strip():
         return HookCommand(event, brief(command), None, (), "the command is not a non-empty string")
     command = strip_private_content(command)  # commands are shown in evidence: the privacy boundary first
     try:
-        words = shlex.split(command)
+        words = shell_words(command)
     except ValueError as error:
         return HookCommand(event, brief(command), None, (), f"not a shell command ({error})")
     while words and _ASSIGNMENT.match(words[0]):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-from collections import deque, namedtuple
+from collections import deque
 from collections.abc import Iterator
 
 from cortex.errors import InvalidInput
@@ -37,10 +37,13 @@ class TranscriptError(InvalidInput):
     """The transcript cannot be read (missing, not a regular file, a symlink)."""
 
 
-class Exchange(namedtuple("Exchange", "user assistant")):
+class Exchange:
     """user: str; assistant: str."""
 
-    __slots__ = ()
+    __slots__ = ("user", "assistant")
+
+    def __init__(self, user, assistant) -> None:
+        self.user, self.assistant = user, assistant
 
 
 def transcript_folder(root: str, configured: str | None, environ) -> str:

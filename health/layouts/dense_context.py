@@ -14,7 +14,7 @@ NAME = "dense-context"
 
 
 def detect(root: str) -> Detection:
-    from collectors.dense_context.layout import context_of
+    from collectors.dense_context import context_of  # not .layout: a LifeOS audit needs no DenseLayout
 
     context = context_of(root)
     if os.path.isfile(os.path.join(context, "AGENTS.md")):

@@ -7,10 +7,8 @@ so the --layout choices and the auto-detection stay import-light.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 
-
-class Detection(namedtuple("Detection", "found what hint", defaults=(None,))):
+class Detection:
     """What a layout's detect(root) saw.
 
     found: bool (ROOT holds this layout's marker); what: str (the marker found, or the one looked
@@ -18,10 +16,13 @@ class Detection(namedtuple("Detection", "found what hint", defaults=(None,))):
     None (extra words for that error, e.g. where a tree of this layout is nearby; "" when none).
     """
 
-    __slots__ = ()
+    __slots__ = ("found", "what", "hint")
+
+    def __init__(self, found, what, hint=None) -> None:
+        self.found, self.what, self.hint = found, what, hint
 
 
-class LayoutSpec(namedtuple("LayoutSpec", "name detect for_root checks thresholds describe prepare")):
+class LayoutSpec:
     """One memory layout.
 
     name: str (the --layout value); detect: Callable[[str], Detection]; for_root: Callable[[root, options,
@@ -32,7 +33,11 @@ class LayoutSpec(namedtuple("LayoutSpec", "name detect for_root checks threshold
     on the layout value they receive: Dense Context's one tree scan; the identity when there is none).
     """
 
-    __slots__ = ()
+    __slots__ = ("name", "detect", "for_root", "checks", "thresholds", "describe", "prepare")
+
+    def __init__(self, name, detect, for_root, checks, thresholds, describe, prepare) -> None:
+        self.name, self.detect, self.for_root, self.checks, self.thresholds = name, detect, for_root, checks, thresholds
+        self.describe, self.prepare = describe, prepare
 
 
 def unprepared(layout):

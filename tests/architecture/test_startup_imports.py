@@ -98,7 +98,9 @@ def test_turn_commands_import_no_dataclasses(tree, tmp_path, args):  # noqa: F81
 # The audit's digests come from CPython's own SHA-256 and BLAKE2b (cortex.core.sha256: OpenSSL only for a
 # megabyte or more), its PATH search is the install collector's own (shutil brings bz2, lzma and zlib); a format
 # module and a lazy row's module load through __import__ (importlib brings warnings).
-NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib", "warnings")
+NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib", "warnings",
+                    "collectors.dense_context.layout",  # a LifeOS audit's detection asks only context_of
+                    "shlex")  # plain hook commands are split without it (collectors.readers.settings.shell_words)
 # The audit's plain command line is read without argparse (health.quickargs; gettext and locale with it).
 NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
 
@@ -285,3 +287,34 @@ def test_a_warm_recall_decodes_no_record_and_imports_no_json(tree, tmp_path):  #
     loaded = set(out.read_text().split())
     assert "cortex.searchcache.summary" in loaded and "cortex.core.tokenize" in loaded  # it ranked, from the summary
     assert heavy_in(loaded, NOT_ON_A_WARM_RECALL) == []  # (the summary's seal: zlib's CRC-32)
+
+
+_RECORDS_CHILD = """
+import json, sys
+from health.cli import dispatch
+try:
+    dispatch(sys.argv[2:])
+except SystemExit:
+    pass
+ours = ("cortex", "collectors", "health", "reports", "thresholds")
+named = sorted(f"{name}.{key}" for name, module in list(sys.modules.items()) if name.split(".")[0] in ours
+               for key, value in vars(module).items() if isinstance(value, type) and issubclass(value, tuple)
+               and hasattr(value, "_fields") and value.__module__ == name)
+with open(sys.argv[1], "w") as handle:
+    json.dump(named, handle)
+"""
+# A namedtuple class costs the audit ~0.4M instructions to create (it compiles its constructor); a record whose
+# tuple behaviour nothing uses is a plain __slots__ class (about a tenth). These are the ones that use it
+# (_replace, _asdict, nested equality in tests, immutability the tests check); a new record joins them only so.
+# A first run (no memos yet: the hot-content detectors and the corpus parser load too) creates 22.
+AUDIT_NAMED_TUPLES = 22
+
+
+def test_the_audit_creates_named_tuples_only_where_tuple_behaviour_is_used(tmp_path):
+    out = tmp_path / "records.json"
+    args = ["--format", "json", "--no-write", "--root", str(copy_demo(tmp_path)), "--now", NOW]
+    proc = subprocess.run([sys.executable, "-c", _RECORDS_CHILD, str(out), *args], capture_output=True,
+                          env=clean_env(), cwd=str(REPO), timeout=120)
+    assert out.exists(), proc.stderr.decode()
+    named = json.loads(out.read_text())
+    assert len(named) <= AUDIT_NAMED_TUPLES, named

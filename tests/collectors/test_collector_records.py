@@ -1,4 +1,5 @@
-"""Collector records are named tuples (cheap to define at start-up): what a dataclass did for free still holds."""
+"""Collector records are named tuples or plain __slots__ classes (cheap to define at start-up): what a dataclass did
+for free still holds where the code uses it."""
 from __future__ import annotations
 
 import hashlib
@@ -17,11 +18,13 @@ TS = "2026-11-29T11:00:00Z"
 RUN = "2026-11-29T11-00-00-000Z"
 
 
-def test_records_are_frozen():
+def test_records_hold_only_their_fields_and_compare_by_them():
     state = FileState("/x", EvidenceStatus.OK)
     with pytest.raises(AttributeError):
-        state.status = EvidenceStatus.MISSING  # type: ignore[misc]
+        state.stray = EvidenceStatus.MISSING  # type: ignore[attr-defined]
     assert state.reason is None and state.readable
+    assert state == FileState("/x", EvidenceStatus.OK) and state != FileState("/x", EvidenceStatus.MISSING)
+    assert state != MalformedLine("/x", EvidenceStatus.OK)  # another record class is never equal
 
 
 def test_records_become_json_objects_nested_ones_included():

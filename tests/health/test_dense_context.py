@@ -216,9 +216,8 @@ def test_only_a_dense_context_audit_loads_its_collectors_and_rules(tree, tmp_pat
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
 
-    lifeos = loaded(copy_demo(tmp_path))  # only the layout module, which answers the auto-detection
-    assert [m for m in lifeos if m.startswith(("collectors.dense_context.", "health.judge.rules.dense_context."))] == [
-        "collectors.dense_context.layout"]
+    lifeos = loaded(copy_demo(tmp_path))  # only the package, whose context_of answers the auto-detection
+    assert [m for m in lifeos if m.startswith(("collectors.dense_context.", "health.judge.rules.dense_context."))] == []
     dense = loaded(tree)
     for name in ("structure", "caps", "atoms", "references", "index_drift", "access_log", "decisions"):
         assert f"collectors.dense_context.{name}" in dense and f"health.judge.rules.dense_context.{name}" in dense

@@ -6,7 +6,6 @@ thresholds and the clock, yielding findings. It never reads anything else.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Callable, Iterable
 
 from health.judge.model import Finding
@@ -16,10 +15,13 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-class Context(namedtuple("Context", "thresholds clock")):
+class Context:
     """What a rule judges against. thresholds: EffectiveThresholds; clock: Clock."""
 
-    __slots__ = ()
+    __slots__ = ("thresholds", "clock")
+
+    def __init__(self, thresholds, clock) -> None:
+        self.thresholds, self.clock = thresholds, clock
 
     @property
     def now_ms(self) -> int:
@@ -30,9 +32,12 @@ if TYPE_CHECKING:  # a name for annotations only
     Judge = Callable[[Any, Context], Iterable[Finding]]
 
 
-class Rule(namedtuple("Rule", "collector judge checks", defaults=((),))):
+class Rule:
     """collector: str | None (whose evidence it judges; None for the run's own inputs); judge: Judge; checks:
     tuple[Check, ...] (the catalogue entries of its ids, as the check list names them: each finding's entry is
     placed in them, health.judge.evaluate.placed)."""
 
-    __slots__ = ()
+    __slots__ = ("collector", "judge", "checks")
+
+    def __init__(self, collector, judge, checks=()) -> None:
+        self.collector, self.judge, self.checks = collector, judge, checks

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from collectors.readers.activity import MAX_TURNS
-from collectors.lifeos.heartbeats import HeartbeatEvidence, HookBeat
+from collectors.lifeos.heartbeats import Beat, HeartbeatEvidence, HookBeat
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.heartbeats import (AGENT_ACTIVE, AGENT_ACTIVITY_UNREADABLE, AGENT_IDLE, DELTA_SURFACE_ALIVE,
                                          DELTA_SURFACE_CHECK_ERROR, DELTA_SURFACE_DEAD, DELTA_SURFACE_NO_WRITES,
@@ -84,7 +84,7 @@ def activity(ev: HeartbeatEvidence, ctx: Context) -> tuple[list[int], Finding]:
 def silence(hook: HookBeat, turns: list[int], ctx: Context) -> Finding:
     beat = hook.heartbeat
     if hook.running:  # this audit is the hook's own run (the gate): its heartbeat is now, whatever the log says
-        beat = beat._replace(at_ms=max(ctx.now_ms, beat.at_ms or ctx.now_ms), problem=None)
+        beat = Beat(beat.file, max(ctx.now_ms, beat.at_ms or ctx.now_ms), beat.raw, None)
     quiet = ctx.thresholds["hook_silence_ms"]
     where = dict(hook=hook.hook, heartbeat_path=beat.file.path, last_heartbeat=_iso(beat.at_ms), threshold=quiet,
                  unit="ms", running=hook.running or None)

@@ -6,9 +6,11 @@ at 1,500 notes, most of a warm recall's ranking). The `merged` table keeps, per 
 at least MIN_FILES files, every (entry id, record, count) of it in one blob of three columns
 (entry-id order), under a CRC-32 of itself and its term. It is derived state: the per-file rows stay the
 source (one edited file stays one file's rows to write), and every write that changes a term's
-per-file rows deletes that term's merged row in the same transaction and lists the term as
-stale; the builder (after the answer, cortex.searchcache.builder) merges the stale terms again
-from per-file rows whose own checksums hold. So a snapshot never holds a merged row that
+per-file rows splices that term's merged row in the same transaction (splice_merged: the edited
+files' triples cut and appended, what a full merge makes, at the edited files' cost); a term with
+no row, or a damaged one, is listed as stale, and the builder (after the answer,
+cortex.searchcache.builder) merges the stale terms from per-file rows whose own checksums hold.
+So a snapshot never holds a merged row that
 disagrees with its per-file rows, and a term without one is ranked from those rows. A merged
 row that fails its checksum or names a record its file does not hold is damage (DamagedEntry):
 the cache is dropped and the call answers from the files.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import zlib
 from array import array
+from bisect import bisect_left, bisect_right
 from itertools import groupby
 from operator import lt
 
@@ -67,6 +70,61 @@ def _merged(term: str, group: list, seeds: dict) -> bytes | None:
             tfs.extend(pairs[1::2])
     except OverflowError:  # an entry id past 32 bits: this term stays per file
         return None
+    return files.tobytes() + seqs.tobytes() + tfs.tobytes()
+
+
+def splice_merged(db, touched: set[str], removed: list[int], added: dict[str, list[tuple[int, bytes]]]) -> list[str]:
+    """Inside the caller's write transaction: each touched term's merged row made again from itself, the triples
+    of the `removed` entries cut out and the `added` ones (term: [(entry id, its per-file pairs)], ids above every
+    other, in order) appended: the row merge_stale would make from the per-file rows now, at the cost of the
+    edited files rather than of every file holding the term. A term left in fewer than MIN_FILES files loses its
+    row; the touched terms without a row (or with one that fails its checksum) are returned, to go stale."""
+    stale, rows, size = set(touched), [], 3 * array(_TRIPLE).itemsize
+    terms = sorted(touched)
+    for start in range(0, len(terms), 500):
+        chunk = terms[start:start + 500]
+        rows += db.execute(f"SELECT term, data, crc FROM merged WHERE term IN ({','.join('?' * len(chunk))})",
+                           chunk).fetchall()
+    cut = sorted(set(removed))
+    made, dropped = [], []
+    for term, data, crc in rows:
+        data = _spliced(data, cut, added.get(term, ())) if (
+            type(data) is bytes and merged_crc(term, data) == crc and not len(data) % size) else None
+        if data is None:
+            dropped.append(term)  # damaged, or an entry id past 32 bits: merged again (or not) from per-file rows
+            continue
+        stale.discard(term)
+        if data:
+            made.append((term, data, merged_crc(term, data)))
+        else:
+            dropped.append(term)
+    for start in range(0, len(dropped), 500):
+        chunk = dropped[start:start + 500]
+        db.execute(f"DELETE FROM merged WHERE term IN ({','.join('?' * len(chunk))})", chunk)
+    db.executemany("INSERT OR REPLACE INTO merged VALUES(?,?,?)", made)
+    return sorted(stale)
+
+
+def _spliced(data: bytes, cut: list[int], added) -> bytes | None:
+    """A checked merged row's three columns with the entries of `cut` (sorted ids) removed and `added` appended;
+    b"" when fewer than MIN_FILES files hold the term then; None for an entry id past 32 bits."""
+    columns = array(_TRIPLE, data)
+    n = len(columns) // 3
+    files, seqs, tfs = columns[:n], columns[n:2 * n], columns[2 * n:]
+    for entry_id in reversed(cut):  # each entry's triples are one run (entry-id order): cut from the end
+        low, high = bisect_left(files, entry_id), bisect_right(files, entry_id)
+        if low < high:
+            del files[low:high], seqs[low:high], tfs[low:high]
+    try:
+        for entry_id, data_of_file in added:
+            pairs = array(_TRIPLE, data_of_file)
+            files.extend(array(_TRIPLE, [entry_id]) * (len(pairs) // 2))
+            seqs.extend(pairs[0::2])
+            tfs.extend(pairs[1::2])
+    except OverflowError:
+        return None
+    if not files or files[0] == files[-1]:  # (sorted: first and last the same entry means one file)
+        return b""
     return files.tobytes() + seqs.tobytes() + tfs.tobytes()
 
 

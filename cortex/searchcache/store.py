@@ -229,7 +229,9 @@ class Store:
         """Replace the entries of these paths (each an entries.NewEntry), drop those of `gone` paths and
         set `meta`, all or nothing. Each write draws a new generation: a summary of the files table made
         before it (cortex.searchcache.summary) is no longer believed. The merged rows of the terms it changes
-        go, those terms listed as stale for merge()."""
+        are spliced (merged.splice_merged); those terms without one are listed as stale for merge()."""
+        from cortex.searchcache.merged import splice_merged
+
         meta = {**meta, "generation": os.urandom(16).hex()}
         db = self.db
         db.execute("BEGIN IMMEDIATE")
@@ -237,7 +239,7 @@ class Store:
             paths = [entry.path for entry in entries] + list(gone)
             old = [row[0] for chunk in _chunks(paths) for row in
                    db.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk)]
-            touched = {term for entry in entries for term, _data, _crc in entry.postings}
+            touched, added = {term for entry in entries for term, _data, _crc in entry.postings}, {}
             for chunk in _chunks(old):
                 marks = ",".join("?" * len(chunk))
                 touched.update(row[0] for row in db.execute(  # one scan per 500 files
@@ -251,11 +253,12 @@ class Store:
                     (entry.path, *entry.key, entry.read_ns, int(entry.indexed), entry.facts, entry.crc)).lastrowid
                 db.executemany("INSERT INTO postings VALUES(?,?,?,?)",
                                ((term, file_id, data, crc) for term, data, crc in entry.postings))
+                for term, data, _crc in entry.postings:
+                    added.setdefault(term, []).append((file_id, data))
                 db.executemany("INSERT INTO contents VALUES(?,?,?,?)",
                                ((file_id, seq, content, crc) for seq, content, crc in entry.contents))
-            for chunk in _chunks(sorted(touched)):
-                db.execute(f"DELETE FROM merged WHERE term IN ({','.join('?' * len(chunk))})", chunk)
-            db.executemany("INSERT OR IGNORE INTO stale VALUES(?)", ((term,) for term in touched))
+            stale = splice_merged(db, touched, old, added)
+            db.executemany("INSERT OR IGNORE INTO stale VALUES(?)", ((term,) for term in stale))
             db.executemany("INSERT OR REPLACE INTO meta VALUES(?,?)", meta.items())
             db.execute("COMMIT")
         except BaseException:

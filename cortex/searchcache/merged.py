@@ -29,6 +29,12 @@ MIN_FILES = 2  # a term of one file is its one per-file row already
 _TRIPLE = "I"  # entry ids, seqs, tfs: unsigned 32-bit integers, like the per-file pairs
 
 
+def chunks(items: list, size: int = 500):
+    """`items` in slices of at most `size`: bound parameters of one statement (older sqlite builds allow 999)."""
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
 def merged_crc(term: str, data) -> int:
     return zlib.crc32(data, zlib.crc32(b"M" + term.encode("utf-8", "surrogatepass") + b"\0"))
 
@@ -80,9 +86,7 @@ def splice_merged(db, touched: set[str], removed: list[int], added: dict[str, li
     edited files rather than of every file holding the term. A term left in fewer than MIN_FILES files loses its
     row; the touched terms without a row (or with one that fails its checksum) are returned, to go stale."""
     stale, rows, size = set(touched), [], 3 * array(_TRIPLE).itemsize
-    terms = sorted(touched)
-    for start in range(0, len(terms), 500):
-        chunk = terms[start:start + 500]
+    for chunk in chunks(sorted(touched)):
         rows += db.execute(f"SELECT term, data, crc FROM merged WHERE term IN ({','.join('?' * len(chunk))})",
                            chunk).fetchall()
     cut = sorted(set(removed))
@@ -98,8 +102,7 @@ def splice_merged(db, touched: set[str], removed: list[int], added: dict[str, li
             made.append((term, data, merged_crc(term, data)))
         else:
             dropped.append(term)
-    for start in range(0, len(dropped), 500):
-        chunk = dropped[start:start + 500]
+    for chunk in chunks(dropped):
         db.execute(f"DELETE FROM merged WHERE term IN ({','.join('?' * len(chunk))})", chunk)
     db.executemany("INSERT OR REPLACE INTO merged VALUES(?,?,?)", made)
     return sorted(stale)

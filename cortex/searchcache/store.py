@@ -19,6 +19,7 @@ from collections import namedtuple
 
 from cortex.core.cachedir import FILE_MODE
 from cortex.searchcache.location import probe_files, remove_files
+from cortex.searchcache.merged import chunks, merge_stale, splice_merged
 
 # Bump when the stored shape or checksums change, or what the loader makes of a file; byte order and marshal
 # version are part of the blobs' meaning. 2: every checksum binds its value to its key and its file's identity
@@ -230,17 +231,15 @@ class Store:
         set `meta`, all or nothing. Each write draws a new generation: a summary of the files table made
         before it (cortex.searchcache.summary) is no longer believed. The merged rows of the terms it changes
         are spliced (merged.splice_merged); those terms without one are listed as stale for merge()."""
-        from cortex.searchcache.merged import splice_merged
-
         meta = {**meta, "generation": os.urandom(16).hex()}
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
             paths = [entry.path for entry in entries] + list(gone)
-            old = [row[0] for chunk in _chunks(paths) for row in
+            old = [row[0] for chunk in chunks(paths) for row in
                    db.execute(f"SELECT id FROM files WHERE path IN ({','.join('?' * len(chunk))})", chunk)]
             touched, added = {term for entry in entries for term, _data, _crc in entry.postings}, {}
-            for chunk in _chunks(old):
+            for chunk in chunks(old):
                 marks = ",".join("?" * len(chunk))
                 touched.update(row[0] for row in db.execute(  # one scan per 500 files
                     f"DELETE FROM postings WHERE file IN ({marks}) RETURNING term", chunk))
@@ -269,8 +268,6 @@ class Store:
     def merge(self, everything: bool = False) -> None:
         """Merge the stale terms' postings (cortex.searchcache.merged), or with `everything` every term again;
         the builder's last step, after its writes (no new generation: the files table is unchanged)."""
-        from cortex.searchcache.merged import merge_stale
-
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -293,8 +290,3 @@ def _is_damage(error: sqlite3.OperationalError) -> bool:
     """An OperationalError that means the bytes are wrong (rebuild), not that the place is (degrade)."""
     text = str(error).lower()
     return "malformed" in text or "not a database" in text or "no such table" in text or "no such column" in text
-
-
-def _chunks(items: list, size: int = 500):
-    for start in range(0, len(items), size):
-        yield items[start:start + size]

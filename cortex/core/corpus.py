@@ -200,6 +200,19 @@ def parse_file(path: str, root_real: str) -> list[CortexRecord]:
         return [parse_markdown(path, root_real)] if path.endswith(".md") else parse_jsonl(path, root_real)
 
 
+def parsed_files(files: list[str], root_real: str):
+    """(path, its records) of each file in order, parsed as the loader parses them, the record limit checked after
+    each file (the same point, the same error, as appending them one file at a time); the collector held off
+    throughout, the consumer's work included (cortex.core.gcpause.paused: no walk over the records per file)."""
+    total = 0
+    with gcpause.paused():
+        for path in files:
+            parsed = parse_file(path, root_real)
+            check_record_count(total, len(parsed))
+            total += len(parsed)
+            yield path, parsed
+
+
 def check_record_count(before: int, added: int) -> None:
     """The corpus limit, checked after each file as the records are appended (same point, same error)."""
     if before + added > MAX_RECORDS:
@@ -227,11 +240,8 @@ def enumerate_canonical_corpus(root: str) -> Corpus:
     """Pin `root`, check every limit from metadata, then parse every canonical record."""
     root_real, files = pinned_files(root)
     records: list[CortexRecord] = []
-    with gcpause.paused():
-        for path in files:
-            parsed = parse_file(path, root_real)
-            check_record_count(len(records), len(parsed))
-            records.extend(parsed)
+    for _path, parsed in parsed_files(files, root_real):
+        records.extend(parsed)
     check_unique_ids(records, root_real)
     return Corpus(root_real, tuple(files), records)
 
@@ -243,13 +253,10 @@ def count_canonical_records(root: str) -> tuple[str, int]:
     root_real, files = pinned_files(root)
     ids: list[str] = []
     spans: list[tuple[str, int]] = []  # (path, records) of each file: the repeat's error names paths
-    with gcpause.paused():
-        for path in files:
-            parsed = parse_file(path, root_real)
-            check_record_count(len(ids), len(parsed))
-            ids.extend([record.id for record in parsed])
-            if parsed:
-                spans.append((parsed[0].path, len(parsed)))
+    for _path, parsed in parsed_files(files, root_real):
+        ids.extend([record.id for record in parsed])
+        if parsed:
+            spans.append((parsed[0].path, len(parsed)))
     if len(set(ids)) != len(ids):  # rare: the first repeat named exactly as check_unique_ids names it
         paths = [path for path, count in spans for _ in range(count)]
         check_unique_ids([_IdAt(record_id, path) for record_id, path in zip(ids, paths)], root_real)

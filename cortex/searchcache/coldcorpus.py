@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from cortex.core.corpus import Corpus, check_record_count, check_unique_ids, parse_file
+from cortex.core.corpus import Corpus, check_unique_ids, parsed_files
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.searchcache.builder import BuildJob, submit
@@ -26,9 +26,7 @@ def read_cold(root: str, files: tuple[str, ...], infos: list[os.stat_result] | N
     read_ns = time.time_ns()  # after every key was taken (the limits' lstat), before any file is read
     records: list[CortexRecord] = []
     fresh = []
-    for file_no, path in enumerate(files):
-        parsed = parse_file(path, root)
-        check_record_count(len(records), len(parsed))
+    for file_no, (path, parsed) in enumerate(parsed_files(files, root)):
         records.extend(parsed)
         key = file_key(files, infos, file_no)
         if trusted(key, read_ns, key):

@@ -11,12 +11,10 @@ import stat
 
 from cortex.errors import IntegrityError
 from cortex.core.jscompat import utf16_key
+from cortex.core.patterns import compiled
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.safepaths import is_within, pin_tree
 
-TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
-if TYPE_CHECKING:
-    import re
 
 MAX_FILES = 10_000
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -27,18 +25,10 @@ MAX_TOTAL_BYTES = 128 * 1024 * 1024
 _ALLOWED_BYTES = bytes(b for b in range(256) if not (b <= 0x08 or b in (0x0B, 0x0C) or 0x0E <= b <= 0x1F or b == 0x7F))
 
 
-# Each pattern compiled when first needed (a C2 byte: Latin-1 supplement, C1 controls; text checked whole), kept
-# here: every importer (each hook, the auditor) would pay for `re`, and functools.cache's import costs ~3M.
-_COMPILED: dict[str, re.Pattern] = {}
-
-
-def _c1_utf8() -> re.Pattern[bytes]:
-    found = _COMPILED.get("c1")
-    if found is None:
-        import re
-
-        found = _COMPILED["c1"] = re.compile(rb"\xc2[\x80-\x9f]")
-    return found
+# Compiled when first needed (cortex.core.patterns): a C2 byte (Latin-1 supplement, C1 controls); text checked
+# whole (~0.6 ms to compile). Every importer (each hook, the auditor) would otherwise pay for `re`.
+_C1_UTF8 = rb"\xc2[\x80-\x9f]"
+_FORBIDDEN_TEXT = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]"
 
 
 def _checked_realpath(path: str, root_real: str) -> str:
@@ -169,24 +159,16 @@ def check_limits(files: list[str], root: str) -> list[os.stat_result]:
     return infos
 
 
-def _forbidden_text() -> re.Pattern[str]:  # ~0.6 ms to compile
-    found = _COMPILED.get("text")
-    if found is None:
-        import re
-
-        found = _COMPILED["text"] = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
-    return found
-
-
 def assert_canonical_text(text: str, where: str) -> None:
-    if _forbidden_text().search(text):
+    if compiled(_FORBIDDEN_TEXT).search(text):
         raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {where}").at(
             rule="control-character")
 
 
 def _forbidden_utf8(data: bytes) -> bool:
     """assert_canonical_text's rule for bytes already known to be valid UTF-8."""
-    return bool(data.translate(None, _ALLOWED_BYTES)) or (b"\xc2" in data and _c1_utf8().search(data) is not None)
+    return bool(data.translate(None, _ALLOWED_BYTES)) or (
+        b"\xc2" in data and compiled(_C1_UTF8).search(data) is not None)
 
 
 def assert_canonical_utf8(data: bytes, where: str) -> None:
@@ -221,7 +203,7 @@ def canonical_text(data: bytes, label: str) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]  # a UTF-8 byte order mark is encoding, not content
     if _forbidden_utf8(data):
-        found = _forbidden_text().search(text)
+        found = compiled(_FORBIDDEN_TEXT).search(text)
         line = text.count("\n", 0, found.start()) + 1 if found else None
         raise IntegrityError(f"Canonical text contains forbidden control or malformed Unicode at {label}").at(
             file=label, line=line, rule="control-character")
@@ -235,4 +217,4 @@ def forbidden_utf8(data: bytes) -> bool:
 
 def holds_del_or_c1(data: bytes) -> bool:
     """Whether valid UTF-8 `data` holds DEL or a C1 control: the forbidden characters a JSON string may hold raw."""
-    return data.find(b"\x7f") >= 0 or (data.find(b"\xc2") >= 0 and _c1_utf8().search(data) is not None)
+    return data.find(b"\x7f") >= 0 or (data.find(b"\xc2") >= 0 and compiled(_C1_UTF8).search(data) is not None)

@@ -16,10 +16,8 @@ kept as a space. So `＜private＞`, `<PRİVATE>`, `<private` + a combining mark
 from __future__ import annotations
 
 from cortex.core.jscompat import JS_WS, JS_WS_CLASS
+from cortex.core.patterns import compiled
 
-TYPE_CHECKING = False  # annotations only: `re` (~10M instructions, with enum) loads with the first pattern compiled
-if TYPE_CHECKING:
-    import re
 
 # Every character whose fold contains "<" or ">" (Unicode 14; tests recompute both from
 # unicodedata): ASCII, ≮ ≯ (an overlay mark on the ASCII sign), small forms, full width.
@@ -43,18 +41,7 @@ _FILLERS = frozenset("\u115f\u1160\u3164\uffa0")
 _DROPPED_CATEGORIES = frozenset(["Mn", "Mc", "Me", "Cc", "Cf", "Cn", "Co", "Cs"])
 
 # Each pattern costs ~0.4-3 ms to compile (a class beyond Latin-1 builds a full charset map; the ASCII tag): compiled
-# on the first text that needs it and kept here, not by every importer (each cortex command, the auditor), and not
-# with functools.cache, whose import costs every hook ~3M instructions.
-_COMPILED: dict[str, re.Pattern[str]] = {}
-
-
-def _compiled(source: str) -> re.Pattern[str]:
-    found = _COMPILED.get(source)
-    if found is None:
-        import re
-
-        found = _COMPILED[source] = re.compile(source)
-    return found
+# on the first text that needs it (cortex.core.patterns), not by every importer (each cortex command, the auditor).
 
 
 def might_hold_tags(text: str) -> bool:
@@ -113,7 +100,7 @@ def _is_folded_opener(body: str) -> bool:
 
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in body if ch not in JS_WS):
         return False  # a control or format character inside a tag is an evasion: fail closed
-    return _compiled(_FOLDED_OPENER).match("".join(fold(ch) for ch in body)) is not None
+    return compiled(_FOLDED_OPENER).match("".join(fold(ch) for ch in body)) is not None
 
 
 class TagScanner:
@@ -127,7 +114,7 @@ class TagScanner:
     def next_opening(self, start: int) -> int:
         if self.ascii:
             return self.text.find("<", start)
-        match = _compiled(_OPENING).search(self.text, start)
+        match = compiled(_OPENING).search(self.text, start)
         return match.start() if match else -1
 
     def _closing_after(self, position: int) -> int:
@@ -136,7 +123,7 @@ class TagScanner:
                 found = self.text.find(">", position + 1)
                 self._closing_at = found if found >= 0 else len(self.text)
             else:
-                match = _compiled(_CLOSING).search(self.text, position + 1)
+                match = compiled(_CLOSING).search(self.text, position + 1)
                 self._closing_at = match.start() if match else len(self.text)
         return self._closing_at
 
@@ -147,7 +134,7 @@ class TagScanner:
         if first and first[0] not in " p/":  # the common case: `<b>`, `<!--`, `1 < 2`
             return None, start
         stop = self._closing_after(start)
-        match = _compiled(_ASCII_TAG).match(text, start)
+        match = compiled(_ASCII_TAG).match(text, start)
         if match and match.end() == stop + 1:
             return (CLOSE if match.group(1) else OPEN), match.end()
         head = _folded_head(text, start + 1, stop)
@@ -155,7 +142,7 @@ class TagScanner:
             if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
                 return OPEN, stop + 1
             return MALFORMED, start
-        if (stop < len(text) and _compiled(_CLOSER_HEAD).match(head)
-                and _compiled(_OPENING).search(text, start + 1, stop) is None):
+        if (stop < len(text) and compiled(_CLOSER_HEAD).match(head)
+                and compiled(_OPENING).search(text, start + 1, stop) is None):
             return CLOSE, stop + 1
         return None, start

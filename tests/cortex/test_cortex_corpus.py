@@ -225,11 +225,12 @@ def test_record_count_limit(tmp_path):
 
 def test_the_byte_rule_for_forbidden_characters_is_the_text_rule():
     """read_canonical_utf8 checks the raw bytes (fast); assert_canonical_text checks decoded text: one rule."""
-    from cortex.core.corpusfiles import _forbidden_text, _forbidden_utf8
+    from cortex.core.corpusfiles import _FORBIDDEN_TEXT, _forbidden_utf8
+    from cortex.core.patterns import compiled
 
     for cp in [*range(0x800), *range(0xE000, 0x10000), *range(0x10000, 0x110000, 97)]:
         char = chr(cp)
-        assert _forbidden_utf8(f"a{char}b".encode()) == bool(_forbidden_text().search(char)), hex(cp)
+        assert _forbidden_utf8(f"a{char}b".encode()) == bool(compiled(_FORBIDDEN_TEXT).search(char)), hex(cp)
     assert not _forbidden_utf8("tab\tcr\r\nnbsp\u00a0é—“”".encode())
 
 

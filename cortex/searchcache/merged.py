@@ -70,13 +70,23 @@ def _merged(term: str, group: list, seeds: dict) -> bytes | None:
             seed = seeds.get(file_id)
             if seed is None or type(data) is not bytes or crc32(data, crc32(prefix, seed)) != crc or len(data) % size:
                 return None
-            pairs = array(_TRIPLE, data)
-            files.extend(array(_TRIPLE, [file_id]) * (len(pairs) // 2))
-            seqs.extend(pairs[0::2])
-            tfs.extend(pairs[1::2])
+            _append_file(files, seqs, tfs, file_id, data)
     except OverflowError:  # an entry id past 32 bits: this term stays per file
         return None
     return files.tobytes() + seqs.tobytes() + tfs.tobytes()
+
+
+def _append_file(files: array, seqs: array, tfs: array, entry_id: int, data: bytes) -> None:
+    """One file's per-file pairs (seq, tf) appended to the three columns (OverflowError: an id past 32 bits)."""
+    pairs = array(_TRIPLE, data)
+    files.extend(array(_TRIPLE, [entry_id]) * (len(pairs) // 2))
+    seqs.extend(pairs[0::2])
+    tfs.extend(pairs[1::2])
+
+
+def _intact(term, data, crc, size: int = 3 * array(_TRIPLE).itemsize) -> bool:
+    """A merged row as stored: text and a blob of whole triples under its own checksum."""
+    return type(term) is str and type(data) is bytes and merged_crc(term, data) == crc and not len(data) % size
 
 
 def splice_merged(db, touched: set[str], removed: list[int], added: dict[str, list[tuple[int, bytes]]]) -> list[str]:
@@ -85,15 +95,14 @@ def splice_merged(db, touched: set[str], removed: list[int], added: dict[str, li
     other, in order) appended: the row merge_stale would make from the per-file rows now, at the cost of the
     edited files rather than of every file holding the term. A term left in fewer than MIN_FILES files loses its
     row; the touched terms without a row (or with one that fails its checksum) are returned, to go stale."""
-    stale, rows, size = set(touched), [], 3 * array(_TRIPLE).itemsize
+    stale, rows = set(touched), []
     for chunk in chunks(sorted(touched)):
         rows += db.execute(f"SELECT term, data, crc FROM merged WHERE term IN ({','.join('?' * len(chunk))})",
                            chunk).fetchall()
     cut = sorted(set(removed))
     made, dropped = [], []
     for term, data, crc in rows:
-        data = _spliced(data, cut, added.get(term, ())) if (
-            type(data) is bytes and merged_crc(term, data) == crc and not len(data) % size) else None
+        data = _spliced(data, cut, added.get(term, ())) if _intact(term, data, crc) else None
         if data is None:
             dropped.append(term)  # damaged, or an entry id past 32 bits: merged again (or not) from per-file rows
             continue
@@ -120,10 +129,7 @@ def _spliced(data: bytes, cut: list[int], added) -> bytes | None:
             del files[low:high], seqs[low:high], tfs[low:high]
     try:
         for entry_id, data_of_file in added:
-            pairs = array(_TRIPLE, data_of_file)
-            files.extend(array(_TRIPLE, [entry_id]) * (len(pairs) // 2))
-            seqs.extend(pairs[0::2])
-            tfs.extend(pairs[1::2])
+            _append_file(files, seqs, tfs, entry_id, data_of_file)
     except OverflowError:
         return None
     if not files or files[0] == files[-1]:  # (sorted: first and last the same entry means one file)
@@ -135,9 +141,9 @@ def decode_merged(rows, owners: Owners) -> list[tuple[str, list, array, array]]:
     """Per merged row (term, data, crc): (term, file numbers, seqs, tfs) of the triples whose entry is one of
     `owners` (the entries this call trusts; the others' files are read afresh or gone), each checked;
     DamagedEntry otherwise."""
-    found, size, file_of, counts = [], 3 * array(_TRIPLE).itemsize, owners.file_of, owners.counts
+    found, file_of, counts = [], owners.file_of, owners.counts
     for term, data, crc in rows:
-        if type(data) is not bytes or type(term) is not str or merged_crc(term, data) != crc or len(data) % size:
+        if not _intact(term, data, crc):
             raise DamagedEntry("merged postings fail their checksum")
         columns = array(_TRIPLE, data)
         n = len(columns) // 3

@@ -6,10 +6,6 @@ parses and waits) never imports the check list and every collector behind health
 from __future__ import annotations
 
 
-_FIELDS = ("root now config thresholds no_write report_path index_manifest selected prometheus_textfile layout otlp "
-           "probe")
-
-
 class Options:
     """What to audit and where to publish.
 

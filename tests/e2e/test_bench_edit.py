@@ -4,22 +4,18 @@ The numbers themselves are measured by running the script on real sizes in plain
 """
 from __future__ import annotations
 
-import subprocess
 import sys
 
-from tests.cortex_helpers import ROOT
-
-SCRIPT = ROOT / "bench" / "bench_edit.py"
+from tests.bench_support import bench_help, run_bench
 
 
 def test_help_describes_the_script():
-    out = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, check=True).stdout
+    out = bench_help("bench_edit")
     assert "--old" in out and "builder" in out and "interleaved" in out
 
 
 def test_a_tiny_run_prints_each_side_and_same_answers(tmp_path):
-    result = subprocess.run([sys.executable, str(SCRIPT), "--old", sys.executable, "--size", "6", "--edits", "1",
-                             "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    result = run_bench("bench_edit", "--old", sys.executable, "--size", "6", "--edits", "1", "--workdir", str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert "edit 1: same answers on both sides and before/after the builder: True" in result.stdout
     assert "  new: search after the edit" in result.stdout and "  old: search after the edit" in result.stdout

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
-import sys
 
 from cortex.core.corpus import enumerate_canonical_corpus
-from tests.cortex_helpers import ROOT
+from tests.bench_support import bench_help, bench_script
 
-SCRIPT = ROOT / "bench" / "bench_search.py"
+SCRIPT = bench_script("bench_search")
 
 
 def load_script():
@@ -23,7 +21,7 @@ def load_script():
 
 
 def test_help_describes_the_script():
-    out = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, check=True).stdout
+    out = bench_help("bench_search")
     assert "--sizes" in out and "--typographic-share" in out and "peak resident set size" in out
 
 

@@ -5,23 +5,19 @@ The numbers themselves are measured by running the script on real sizes in plain
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
-from tests.cortex_helpers import ROOT
-
-SCRIPT = ROOT / "bench" / "bench_speed.py"
+from tests.bench_support import bench_help, run_bench
 
 
 def test_help_describes_the_script():
-    out = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, check=True).stdout
+    out = bench_help("bench_speed")
     assert "--old" in out and "python -c pass" in out and "interleaved" in out
 
 
 def test_a_tiny_run_prints_the_building_uncached_and_warm_rows(tmp_path):
-    result = subprocess.run([sys.executable, str(SCRIPT), "--old", sys.executable, "--sizes", "6", "--rounds", "1",
-                             "--calls", "2", "--runs", "1", "--skip", "hooks", "--workdir", str(tmp_path),
-                             "--json", str(tmp_path / "out.json")], capture_output=True, text=True, timeout=600)
+    result = run_bench("bench_speed", "--old", sys.executable, "--sizes", "6", "--rounds", "1", "--calls", "2",
+                       "--runs", "1", "--skip", "hooks", "--workdir", str(tmp_path), "--json", str(tmp_path / "out.json"))
     assert result.returncode == 0, result.stderr
     row = json.loads((tmp_path / "out.json").read_text())["6"]
     assert row["building"]["identical"] and row["building"]["complete_after_calls"] == 1

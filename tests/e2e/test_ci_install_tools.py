@@ -42,7 +42,8 @@ def system(tmp_path):
 
 
 def install(env: dict, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-c", '. "$0"; without_services apt-get install -y prometheus', str(SCRIPT)],
+    # Sourced with $0 = "bash", not the script: its main (which installs what this machine lacks) must not run.
+    return subprocess.run(["bash", "-c", '. "$1"; without_services apt-get install -y prometheus', "bash", str(SCRIPT)],
                           capture_output=True, text=True, env={**env, **extra}, timeout=60)
 
 

@@ -3,3 +3,5 @@
 Collectors only measure. They return frozen evidence (what was read, from where, and in
 which state) and never decide a severity. Stdlib only.
 """
+
+import cortex  # noqa: F401 - installs cortex.ownfinder before this package's submodules are imported

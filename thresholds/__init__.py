@@ -2,3 +2,5 @@
 
 Stdlib only (the status line resolves thresholds too).
 """
+
+import cortex  # noqa: F401 - installs cortex.ownfinder before this package's submodules are imported

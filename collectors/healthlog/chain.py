@@ -14,7 +14,6 @@ they use it.
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from functools import cache
@@ -23,6 +22,7 @@ from collections import namedtuple
 from cortex import layout as contract
 from cortex.core.sha256 import sha256_hex
 from cortex.evidencerows import is_count
+from cortex.core.hookjson import dumps, loads
 
 CHECKPOINT_NAME = contract.HEALTH_CHECKPOINT
 CHECKPOINT_SCHEMA = "cortex-health-checkpoint/v1"
@@ -77,13 +77,13 @@ class Checkpoint(namedtuple("Checkpoint", FIELDS + ("sealed",), defaults=(True,)
 
 
 def _body(fields: dict) -> str:
-    return json.dumps({"schema": CHECKPOINT_SCHEMA, **fields}, separators=(",", ":"))
+    return dumps({"schema": CHECKPOINT_SCHEMA, **fields}, separators=(",", ":"))
 
 
 def parse_checkpoint(data: bytes) -> Checkpoint | str:
     """The checkpoint in `data`, or why it is not one."""
     try:
-        row = json.loads(data.decode("utf-8"))
+        row = loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         return f"not JSON: {error}"
     if not isinstance(row, dict) or row.get("schema") != CHECKPOINT_SCHEMA:

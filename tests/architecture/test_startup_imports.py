@@ -103,7 +103,8 @@ def test_turn_commands_import_no_dataclasses(tree, tmp_path, args):  # noqa: F81
 NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib", "warnings",
                     "collectors.dense_context.layout",  # a LifeOS audit's detection asks only context_of
                     "shlex",  # plain hook commands are split without it (collectors.readers.settings.shell_words)
-                    "json")  # its decoder and encoder compile six patterns: JSON goes through cortex.core.hookjson
+                    "json",  # its decoder and encoder compile six patterns: JSON goes through cortex.core.hookjson
+                    "re")  # (~8M instructions with its compiler) a healthy tree's rows, ids and words are read without it
 # The audit's plain command line is read without argparse (health.quickargs; gettext and locale with it).
 NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
 
@@ -125,6 +126,40 @@ def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     allowed = ("collectors", "collectors.readers", "collectors.readers.paths", "collectors.healthlog",
                "collectors.healthlog.format", "collectors.healthlog.read")
     assert [name for name in found if name not in allowed] == []
+
+
+_BARE_AUDIT = """
+import sys
+preloaded = set(sys.modules)
+from health.cli import dispatch
+try:
+    dispatch(sys.argv[2:])
+except SystemExit:
+    pass
+with open(sys.argv[1], "w") as handle:
+    handle.write("\\n".join(sorted(set(sys.modules) - preloaded)))
+"""
+# What the interpreter alone loads, which site (an editable install's finder) hides from the test above: a healthy
+# audit, its memos warm, reads its rows, ids and hook commands without patterns, its JSON through `_json`, its
+# vocabularies as cortex.core.closedset.
+NOT_ON_A_WARM_AUDIT = ("re", "json")
+
+
+def test_a_warm_audit_of_a_healthy_tree_loads_no_patterns_enum_or_json(tmp_path):
+    root = copy_demo(tmp_path)
+    args = ["--format", "json", "--no-write", "--root", str(root), "--now", NOW]
+    env = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
+    first = subprocess.run([sys.executable, "-m", "health", *args], capture_output=True, env=env, cwd=str(REPO),
+                           timeout=120)  # the first run writes the memos
+    assert first.returncode == 0, first.stderr
+    out = tmp_path / "modules.txt"
+    # -S: no site, so nothing a .pth file loads hides what the audit loads
+    proc = subprocess.run([sys.executable, "-S", "-c", _BARE_AUDIT, str(out), *args], capture_output=True, text=True,
+                          env=env, cwd=str(REPO), timeout=120)
+    assert out.exists(), proc.stderr
+    loaded = set(out.read_text().split())
+    assert "health.judge.checks" in loaded and "collectors.lifeos.hook_latency" in loaded  # it audited
+    assert heavy_in(loaded, NOT_ON_A_WARM_AUDIT) == []
 
 
 # What `import json` (its decoder and scanner compile patterns: ~5M instructions) and the rest cost a Stop or

@@ -14,7 +14,7 @@ bytes, counts); a value the evidence does not hold is left out, never invented. 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from _collections_abc import Mapping  # collections.abc.Mapping itself, without importing collections (~7M instructions)
 
 from collectors.evidence import same_record
 

@@ -7,7 +7,6 @@ publishes.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from types import MappingProxyType
 
 from collectors.evidence import as_json
@@ -20,6 +19,7 @@ from thresholds.sources import EffectiveThresholds
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 __all__ = ["SCHEMA_ID", "build_report", "threshold_rows", "unknown_report"]

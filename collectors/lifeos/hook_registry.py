@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
 
 from collectors.readers.settings import (LIVE_NAME, MAX_COMMANDS, MAX_SETTINGS_BYTES, HookCommand, hook_environment,
                                        parse_command, settings_env)
@@ -21,6 +20,10 @@ from collectors.lifeos.heartbeats import HOOKS
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 DEFAULT_TIMEOUT_MS = 60_000  # Claude Code's timeout for a command hook that names none
 MAX_TIMEOUT_MS = 24 * 3_600_000

@@ -16,7 +16,6 @@ privacy-stripped evidence, never a row's text.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 from collectors.evidence import EvidenceStatus, MalformedLine
 from collectors.readers.fsprobe import probe_file
@@ -29,6 +28,7 @@ from cortex.core.hookjson import dumps
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; the protocol only documents and checks types
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Protocol
 
     class Aggregate(Protocol):

@@ -8,7 +8,6 @@ intent file) the set of strings it mentions are kept: nothing else leaves this m
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from collectors.readers.fsprobe import describe_os_error
 from collectors.readers.text import brief
@@ -17,6 +16,10 @@ from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object
 from collectors.evidence import EvidenceStatus, FileState
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_SETTINGS_BYTES = 1 << 20
 MAX_COMMANDS = 500  # hook commands kept per file; more is not a real settings file

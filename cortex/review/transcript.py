@@ -15,12 +15,15 @@ from __future__ import annotations
 import os
 import stat
 from collections import deque
-from collections.abc import Iterator
 
 from cortex.errors import InvalidInput
 from cortex.core.privacy import PrivateStream
 from cortex.core.safeio import UnsafeFile, iter_lines
 from cortex.core.hookjson import loads
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 DEFAULT_TURNS = 20
 MAX_TURNS = 200

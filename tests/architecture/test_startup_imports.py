@@ -142,7 +142,7 @@ with open(sys.argv[1], "w") as handle:
 # What the interpreter alone loads, which site (an editable install's finder) hides from the test above: a healthy
 # audit, its memos warm, reads its rows, ids and hook commands without patterns, its JSON through `_json`, its
 # vocabularies as cortex.core.closedset.
-NOT_ON_A_WARM_AUDIT = ("re", "json")
+NOT_ON_A_WARM_AUDIT = ("re", "enum", "json")
 
 
 def test_a_warm_audit_of_a_healthy_tree_loads_no_patterns_enum_or_json(tmp_path):

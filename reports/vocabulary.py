@@ -2,14 +2,14 @@
 
 The floor below everything that judges or renders: the rules and the evaluator (through
 health.judge.model, which re-exports it with the evidence states), reports.document, reports.severity
-and reports.units all use these names, so reports/ never imports health/. Stdlib and cortex.core.closedset only.
+and reports.units all use these names, so reports/ never imports health/. Stdlib and cortex.core (closedset, namedtuples) only.
 """
 from __future__ import annotations
 
-from collections import namedtuple
 from types import MappingProxyType
 
 from cortex.core.closedset import ClosedSet
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 
 class Severity(ClosedSet):

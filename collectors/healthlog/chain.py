@@ -15,13 +15,13 @@ they use it.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
 
 from cortex import layout as contract
 from cortex.core.sha256 import sha256_hex
 from cortex.evidencerows import is_count
 from cortex.core.hookjson import dumps, loads
 from cortex.core.patterns import compiled
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 CHECKPOINT_NAME = contract.HEALTH_CHECKPOINT
 CHECKPOINT_SCHEMA = "cortex-health-checkpoint/v1"

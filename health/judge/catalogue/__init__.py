@@ -20,10 +20,9 @@ no entry, so a live report and the same report read back from its stored line al
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from cortex.layout import HOT_LABELS
 from health.judge.model import Finding, Severity
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:

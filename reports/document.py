@@ -7,8 +7,6 @@ publishes.
 """
 from __future__ import annotations
 
-from types import MappingProxyType
-
 from collectors.evidence import as_json
 from cortex import __version__ as RELEASE
 from cortex.core.timestamps import iso_from_ms
@@ -16,6 +14,8 @@ from thresholds.clock import Clock
 from reports.report import SCHEMA_ID, Counts, Finding, Passed, Report, Threshold, frozen
 from reports.vocabulary import Assessment, Overall, Severity
 from thresholds.sources import EffectiveThresholds
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType itself: the types module costs the audit ~0.6M instructions
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:

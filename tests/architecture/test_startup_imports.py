@@ -142,8 +142,9 @@ with open(sys.argv[1], "w") as handle:
 # What the interpreter alone loads, which site (an editable install's finder) hides from the test above: a healthy
 # audit, its memos warm, reads its rows, ids and hook commands without patterns, its JSON through `_json`, its
 # vocabularies as cortex.core.closedset, its records through cortex.core.namedtuples (collections, and functools
-# which imports it, ~10M instructions).
-NOT_ON_A_WARM_AUDIT = ("re", "enum", "json", "collections", "functools")
+# which imports it, ~10M instructions), MappingProxyType and SimpleNamespace without `types`, and the length of a
+# BMP text without the UTF-16 codec.
+NOT_ON_A_WARM_AUDIT = ("re", "enum", "json", "collections", "functools", "types", "encodings.utf_16_le")
 
 
 def test_a_warm_audit_of_a_healthy_tree_loads_no_patterns_enum_or_json(tmp_path):

@@ -16,8 +16,6 @@ not registered).
 """
 from __future__ import annotations
 
-import math
-
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.lifeos.heartbeats import TAIL_ROWS
 from collectors.lifeos.hook_registry import read_registry
@@ -28,7 +26,7 @@ from cortex import layout as contract
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.metric import Metric, Summary, json_object
-from cortex.core.numbers import finite_number
+from cortex.core.numbers import finite_number, is_finite
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,11 +75,12 @@ class HookLatencyEvidence:
 
 def percentile(ordered: list[float], share: float) -> float:
     """Nearest-rank percentile of an ascending, non-empty list."""
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+    rank = share * len(ordered)
+    return ordered[max(0, int(rank) + (rank > int(rank)) - 1)]  # the rank rounded up (math.ceil, without math)
 
 
 def _duration(value: object) -> float | None:
-    if type(value) in (int, float) and math.isfinite(value) and value >= 0:
+    if type(value) in (int, float) and is_finite(value) and value >= 0:
         return float(value)
     return None
 

@@ -8,9 +8,8 @@ refusal carries a precise reason; callers decide whether that is an error or a f
 """
 from __future__ import annotations
 
-import math
-
 from cortex.core.hookjson import loader
+from cortex.core.numbers import is_finite
 
 MAX_DEPTH = 64
 
@@ -29,7 +28,7 @@ def _no_constant(name: str):
 
 def _finite_float(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):
+    if not is_finite(value):
         raise StrictJSONError(f"non-finite number {text}")
     return value
 

@@ -143,8 +143,8 @@ with open(sys.argv[1], "w") as handle:
 # audit, its memos warm, reads its rows, ids and hook commands without patterns, its JSON through `_json`, its
 # vocabularies as cortex.core.closedset, its records through cortex.core.namedtuples (collections, and functools
 # which imports it, ~10M instructions), MappingProxyType and SimpleNamespace without `types`, and the length of a
-# BMP text without the UTF-16 codec.
-NOT_ON_A_WARM_AUDIT = ("re", "enum", "json", "collections", "functools", "types", "encodings.utf_16_le")
+# BMP text without the UTF-16 codec; a number's finiteness by cortex.core.numbers.is_finite (math is a shared library).
+NOT_ON_A_WARM_AUDIT = ("re", "enum", "json", "collections", "functools", "types", "encodings.utf_16_le", "math")
 
 
 def test_a_warm_audit_of_a_healthy_tree_loads_no_patterns_enum_or_json(tmp_path):

@@ -6,13 +6,12 @@ raises becomes CollectorFailure evidence and the others still run.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from collectors.lifeos.layout import Layout
 from collectors.evidence import CollectorFailure, CollectorSkipped
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 

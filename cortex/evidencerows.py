@@ -8,8 +8,7 @@ collector fast.
 """
 from __future__ import annotations
 
-import math
-
+from cortex.core.numbers import is_finite
 from cortex.core.timestamps import parse_timestamp_ms
 
 # pending-proposals.jsonl: the row model is cortex.write.proposalrows (pydantic, published as a schema);
@@ -33,7 +32,7 @@ def is_count(value: object) -> bool:
 
 
 def is_duration(value: object) -> bool:
-    return type(value) in (int, float) and math.isfinite(value) and value >= 0
+    return type(value) in (int, float) and is_finite(value) and value >= 0
 
 
 def retrieval_row_problem(row: dict) -> str | None:

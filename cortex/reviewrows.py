@@ -17,8 +17,6 @@ keep the reviewer and the collector fast.
 """
 from __future__ import annotations
 
-import re
-
 from cortex.evidencerows import is_count, is_duration
 from cortex.core.timestamps import parse_timestamp_ms
 
@@ -36,17 +34,25 @@ SUMMARY_REQUIRED = frozenset(
 COMMAND_NOT_FOUND = "inference command not found"
 GUARD_PAIR = frozenset(["skipped_guard", "skips"])
 BY_TYPE_KEYS = frozenset(["memory", "idea", "knowledge", "proposal"])
-_RUN_ID = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\Z", re.ASCII)
+# A reviewer run id's form, 0 standing for an ASCII digit: read without `re` (tests/cortex/test_run_ids.py compares
+# it with the pattern (\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\Z, re.ASCII).
+_RUN_ID_FORM = "0000-00-00T00-00-00-000Z"
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+
+
+def run_id_parts(run_id: str) -> tuple[str, str, str, str, str] | None:
+    """(day, hour, minute, second, millis) of a reviewer run id such as 2026-10-01T10-00-00-000Z, else None."""
+    if len(run_id) != len(_RUN_ID_FORM) or run_id.translate(_DIGITS_AS_ZERO) != _RUN_ID_FORM:
+        return None
+    return run_id[:10], run_id[11:13], run_id[14:16], run_id[17:19], run_id[20:23]
 
 
 def run_id_ms(run_id: object) -> int | None:
     """Milliseconds encoded in a run id such as 2026-10-01T10-00-00-000Z."""
-    if not isinstance(run_id, str):
+    parts = run_id_parts(run_id) if isinstance(run_id, str) else None
+    if parts is None:
         return None
-    match = _RUN_ID.match(run_id)
-    if not match:
-        return None
-    day, hour, minute, second, millis = match.groups()
+    day, hour, minute, second, millis = parts
     return parse_timestamp_ms(f"{day}T{hour}:{minute}:{second}.{millis}Z")
 
 

@@ -10,7 +10,6 @@ error, on every path.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from collectors.lifeos.layout import Layout, resolve_root
 from cortex.core.cachedir import cache_dir
@@ -18,6 +17,10 @@ from health.judge.checks import CheckRow, probe_row
 from health.layouts import LAYOUTS, LayoutError, LayoutSpec, choose, lifeos
 from thresholds.clock import Clock, resolve_clock
 from thresholds.sources import EffectiveThresholds, resolve
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 class Inputs:

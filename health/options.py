@@ -8,8 +8,6 @@ common command line (plain flags and `--option VALUE` pairs) is read without arg
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from health.commands import listing
 from health.commands.base import UsageError
 from health.layouts import NAMES as LAYOUT_NAMES
@@ -17,6 +15,7 @@ from health.runoptions import Options
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     import argparse
     from typing import TextIO
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
 
 from collectors.runner import collect_all
 from health.judge.checks import CheckRow, collectors, names, rules
@@ -26,6 +25,7 @@ from reports.report import Report
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any, TextIO
 
 

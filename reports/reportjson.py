@@ -8,10 +8,7 @@ tests/reports/test_report_json.py proves the two agree, so the published schema 
 """
 from __future__ import annotations
 
-import json
-import re
-from functools import cache
-
+from cortex.core.hookjson import encoder
 from reports.report import SCHEMA_ID
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
@@ -24,7 +21,8 @@ _OVERALL = frozenset({"ok", "warn", "critical", "unknown"})
 _SOURCES = frozenset({"default", "config", "env", "cli"})
 _UNITS = frozenset({"ms", "bytes", "count"})
 _STATUSES = frozenset({"ok", "missing", "malformed", "unreadable", "error", "skipped"})
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode
+_ENCODE = encoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False)
+_HEX = "0123456789abcdef"
 
 
 class _Slow(Exception):
@@ -41,11 +39,6 @@ def report_json(document: dict[str, Any]) -> str:
         from reports.schema import report_json as validated
 
         return validated(document)
-
-
-@cache
-def _hex64():  # compiled on first use: only a report with a chain link needs it
-    return re.compile(r"[0-9a-f]{64}")
 
 
 def _need(condition: bool) -> None:
@@ -78,7 +71,8 @@ def _ordered(doc: Any) -> dict[str, Any]:
     chain = doc.get("chain")
     if chain is not None:
         _need(type(chain) is dict and set(chain) == {"seq", "prev"} and type(chain["seq"]) is int and chain["seq"] >= 1)
-        _need(type(chain["prev"]) is str and _hex64().fullmatch(chain["prev"]) is not None)
+        prev = chain["prev"]
+        _need(type(prev) is str and len(prev) == 64 and not prev.strip(_HEX))  # 64 lower-case hex digits
         out["chain"] = {"seq": chain["seq"], "prev": chain["prev"]}
     return out
 

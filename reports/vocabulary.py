@@ -2,16 +2,17 @@
 
 The floor below everything that judges or renders: the rules and the evaluator (through
 health.judge.model, which re-exports it with the evidence states), reports.document, reports.severity
-and reports.units all use these names, so reports/ never imports health/. Stdlib only.
+and reports.units all use these names, so reports/ never imports health/. Stdlib and cortex.core (closedset, namedtuples) only.
 """
 from __future__ import annotations
 
-import enum
-from collections import namedtuple
-from types import MappingProxyType
+from cortex.core.closedset import ClosedSet
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType itself: the types module costs the audit ~0.6M instructions
 
 
-class Severity(str, enum.Enum):
+class Severity(ClosedSet):
     """Result of one check. `rank` orders them; `unknown` is reserved for an auditor failure."""
 
     OK = "ok"
@@ -26,7 +27,7 @@ class Severity(str, enum.Enum):
 _RANK = {Severity.OK: 0, Severity.WARN: 1, Severity.CRITICAL: 2}
 
 
-class Overall(str, enum.Enum):
+class Overall(ClosedSet):
     OK = "ok"
     WARN = "warn"
     CRITICAL = "critical"

@@ -6,10 +6,12 @@ used so every other check still runs: no age comparison is ever silently switche
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 from cortex.core.timestamps import now_ms
 from thresholds.clocksource import ENV_NOW, supplied_now  # noqa: F401  (ENV_NOW re-exported)
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 
 class Clock:

@@ -8,21 +8,23 @@ cross the privacy boundary when read, so a finding never quotes a private span.
 """
 from __future__ import annotations
 
-import enum
-import math
-from collections.abc import Iterable, Mapping
 
+from cortex.core.closedset import ClosedSet
 from cortex.core.privatejson import KeyCollision, strip_private_json
 from cortex.core.safeio import UnsafeFile, read_bounded
-from cortex.core.numbers import ascii_decimal, digits_note
+from cortex.core.numbers import ascii_decimal, digits_note, is_finite
 from cortex.core.strictjson import parse_object
 from thresholds.quantities import HINTS, has_unit, quantity
 from thresholds.defaults import BY_ALIAS, BY_NAME, THRESHOLDS, ThresholdSpec
 
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
 MAX_CONFIG_BYTES = 1 << 20
 
 
-class Source(str, enum.Enum):
+class Source(ClosedSet):
     DEFAULT = "default"
     CONFIG = "config"
     ENV = "env"
@@ -86,7 +88,7 @@ def number_from(value: object, unit: str = "count") -> tuple[int | float | None,
             return None, "not finite"
     else:
         return None, "not a number"
-    if not math.isfinite(number):
+    if not is_finite(number):
         return None, "not finite"
     if number <= 0:
         return None, "not greater than 0"

@@ -14,15 +14,14 @@ they use it.
 """
 from __future__ import annotations
 
-import json
 import os
-import re
-from functools import cache
-from collections import namedtuple
 
 from cortex import layout as contract
 from cortex.core.sha256 import sha256_hex
 from cortex.evidencerows import is_count
+from cortex.core.hookjson import dumps, loads
+from cortex.core.patterns import compiled
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 CHECKPOINT_NAME = contract.HEALTH_CHECKPOINT
 CHECKPOINT_SCHEMA = "cortex-health-checkpoint/v1"
@@ -31,9 +30,8 @@ EMPTY_SHA256 = sha256_hex(b"")
 _KEY = b'"chain":'  # inside a JSON string a quote is escaped, so this only occurs as a key
 
 
-@cache
-def _link():  # compiled on first use: an audit of a tree without a health log never needs it
-    return re.compile(rb',"chain":\{"seq":([1-9][0-9]{0,15}),"prev":"([0-9a-f]{64})"\}\}\Z')
+def _link():  # compiled on first use (cortex.core.patterns): an audit of a tree without a health log never needs it
+    return compiled(rb',"chain":\{"seq":([1-9][0-9]{0,15}),"prev":"([0-9a-f]{64})"\}\}\Z')
 
 
 def checkpoint_path(log: str) -> str:
@@ -77,13 +75,13 @@ class Checkpoint(namedtuple("Checkpoint", FIELDS + ("sealed",), defaults=(True,)
 
 
 def _body(fields: dict) -> str:
-    return json.dumps({"schema": CHECKPOINT_SCHEMA, **fields}, separators=(",", ":"))
+    return dumps({"schema": CHECKPOINT_SCHEMA, **fields}, separators=(",", ":"))
 
 
 def parse_checkpoint(data: bytes) -> Checkpoint | str:
     """The checkpoint in `data`, or why it is not one."""
     try:
-        row = json.loads(data.decode("utf-8"))
+        row = loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
         return f"not JSON: {error}"
     if not isinstance(row, dict) or row.get("schema") != CHECKPOINT_SCHEMA:
@@ -91,7 +89,7 @@ def parse_checkpoint(data: bytes) -> Checkpoint | str:
     fields = {name: row.get(name) for name in FIELDS}
     if not all(is_count(fields[name]) for name in ("seq", "line", "start", "end")) or fields["seq"] < 1:
         return "seq, line, start and end must be whole numbers (seq at least 1)"
-    if not isinstance(fields["head"], str) or not re.fullmatch(r"[0-9a-f]{64}", fields["head"]):
+    if not isinstance(fields["head"], str) or not compiled(r"[0-9a-f]{64}").fullmatch(fields["head"]):
         return "head must be a SHA-256 in lowercase hex"
     if not isinstance(fields["ts"], str) or fields["start"] >= fields["end"]:
         return "ts must be a string and start must lie before end"

@@ -16,12 +16,12 @@ only the first break is reported: what broke, and on which line.
 """
 from __future__ import annotations
 
-import json
 import os
 
 from cortex.core.safeio import open_regular
 from collectors.healthlog.chain import Checkpoint, link_of, sha256_hex
 from cortex.core.sha256 import sha256_for
+from cortex.core.hookjson import loads
 
 BLOCK = 1 << 20
 MAX_LINE_BYTES = 1 << 20
@@ -125,7 +125,7 @@ def contradiction(point: Checkpoint, line: bytes, start: int, number: int | None
         found = f"has seq {link[0]}" if isinstance(link, tuple) else "carries no chain link"
         return f"it records seq {point.seq} but {where} {found}"
     try:
-        ts = json.loads(line).get("ts") or ""
+        ts = loads(line).get("ts") or ""
     except (ValueError, AttributeError, RecursionError):
         ts = None
     if ts != point.ts:  # neither time is quoted: the line's is not ours to echo

@@ -19,7 +19,6 @@ error, or no memo means loading it again.
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -31,6 +30,7 @@ from collectors.readers.text import clip
 from cortex import __version__
 from cortex.errors import CortexError
 from cortex.searchcache.location import db_location
+from cortex.core.hookjson import dumps
 
 NAME = "cortex-health-corpus-verdict/1"  # the memo's file: one per source, whichever release wrote it
 FORMAT = f"{NAME};{__version__}"  # a release may change what the loader refuses
@@ -113,6 +113,6 @@ def collect(layout: Layout) -> CorpusEvidence:
         return CorpusEvidence(EvidenceStatus.OK, layout.memory, memo["records"], memo["count"])
     evidence = load(layout, hook_environment(layout.settings.env, layout.environ))
     if where and evidence.status is EvidenceStatus.OK:
-        save_cursor(where, json.dumps({"format": FORMAT, "files": files, "read_ns": read_ns,
-                                       "records": evidence.records, "count": evidence.files}).encode())
+        save_cursor(where, dumps({"format": FORMAT, "files": files, "read_ns": read_ns,
+                                  "records": evidence.records, "count": evidence.files}).encode())
     return evidence

@@ -10,7 +10,6 @@ kept items leaves this module, never their text.
 """
 from __future__ import annotations
 
-import json
 import os
 
 from collectors.lifeos.layout import Layout
@@ -19,6 +18,7 @@ from cortex.core.sha256 import sha256
 from cortex.reviewrows import run_id_ms
 from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState
+from cortex.core.hookjson import loads
 
 RUNS_DIR = contract.REVIEWER_RUNS_DIR
 FAILED_ITEMS = contract.FAILED_ITEMS_FILE
@@ -52,7 +52,7 @@ def kept(path: str, run_id: str) -> tuple[KeptFailures, str | None]:
     """The kept items of one run, with the SHA-256 of the file that holds them (None when it cannot be read)."""
     try:
         raw = read_bounded(path, MAX_FILE_BYTES)
-        entries = json.loads(raw)["items"]
+        entries = loads(raw)["items"]
         codes = sorted({str(entry.get("code"))[:40] for entry in entries if isinstance(entry, dict)})
         return KeptFailures(run_id, len(entries), tuple(codes)), sha256(raw).hexdigest()
     except (OSError, UnsafeFile, ValueError, KeyError, TypeError, AttributeError, RecursionError):
@@ -64,7 +64,7 @@ def replay_recorded(path: str, found: KeptFailures, digest: str | None) -> bool:
     if digest is None or not os.path.lexists(path):
         return False
     try:
-        marker = json.loads(read_bounded(path, MAX_MARKER_BYTES))
+        marker = loads(read_bounded(path, MAX_MARKER_BYTES))
     except (OSError, ValueError, RecursionError):
         return False
     if type(marker) is not dict or type(marker.get("replayed")) is not int or marker["replayed"] != found.items:

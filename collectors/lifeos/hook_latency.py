@@ -16,20 +16,17 @@ not registered).
 """
 from __future__ import annotations
 
-import math
-import re
-from functools import cache
-
 from collectors.evidence import EvidenceStatus, FileState
 from collectors.lifeos.heartbeats import TAIL_ROWS
 from collectors.lifeos.hook_registry import read_registry
 from collectors.readers.jsonl import tail_of
+from collectors.lifeos.latency_rows import quick_row
 from collectors.lifeos.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.metric import Metric, Summary, json_object
-from cortex.core.numbers import finite_number
+from cortex.core.numbers import finite_number, is_finite
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,24 +46,6 @@ GATE_LINES = TAIL_ROWS
 LOGS = (("recall", contract.RETRIEVALS_LOG, FIRST_LINES, MAX_LINES),
         ("fire", contract.REVIEWER_FIRES_LOG, FIRST_LINES, MAX_LINES),
         ("gate", HEALTH_LOG_NAME, GATE_LINES, GATE_LINES))
-_NUMBER = rb"(\d{1,12}(?:\.\d{1,9})?)"
-# The writers' exact compact forms, matched on the line's bytes (its head, and a report's tail only): the newest
-# rows are read without decoding them (~2 µs instead of up to 0.2 ms for a whole report). A line in any other form
-# is decoded strictly (at most MAX_STRICT of them).
-_QUICK_PATTERNS = {
-    "recall": (rb'\{"ts":"([^"\\]{1,64})","query_hash":"[0-9a-f]{1,64}","returned_count":\d{1,9},'
-               rb'"duration_ms":' + _NUMBER + rb'(?:,"top_score":[0-9.eE+-]{1,32})?\}\Z', None),
-    "fire": (rb'\{"ts":"([^"\\]{1,64})","session":', rb',"duration_ms":' + _NUMBER + rb'\}\Z'),
-    "gate": (rb'\{"schema":"cortex-health/v1","ts":"([^"\\]{1,64})",',
-             rb',"duration_ms":' + _NUMBER + rb',"reason":(?:null|"(?:[^"\\]|\\.){0,2000}")'
-             rb'(?:,"chain":\{"seq":\d{1,19},"prev":"[0-9a-f]{64}"\})?\}\Z'),
-}
-
-
-@cache
-def _quick(hook: str) -> tuple:
-    """(head, tail or None) of `hook`'s _QUICK_PATTERNS, compiled on first use: a hook without rows costs none."""
-    return tuple(None if text is None else re.compile(text) for text in _QUICK_PATTERNS[hook])
 
 
 class HookLatency:
@@ -96,23 +75,22 @@ class HookLatencyEvidence:
 
 def percentile(ordered: list[float], share: float) -> float:
     """Nearest-rank percentile of an ascending, non-empty list."""
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+    rank = share * len(ordered)
+    return ordered[max(0, int(rank) + (rank > int(rank)) - 1)]  # the rank rounded up (math.ceil, without math)
 
 
 def _duration(value: object) -> float | None:
-    if type(value) in (int, float) and math.isfinite(value) and value >= 0:
+    if type(value) in (int, float) and is_finite(value) and value >= 0:
         return float(value)
     return None
 
 
 def row_sample(hook: str, line: bytes, strict_left: list[int]) -> tuple[int, float] | None:
     """(ts in ms, duration in ms) of one log line, or None."""
-    head, tail = _quick(hook)
-    first = head.match(line if tail is None else line[:160])
-    last = (first if tail is None else tail.search(line[-2200:])) if first else None
-    if first and last:
-        at_ms = parse_timestamp_ms(first.group(1).decode("ascii", "replace"))
-        return None if at_ms is None else (at_ms, float(last.group(last.lastindex)))
+    quick = quick_row(hook, line)  # the writer's exact form (collectors.lifeos.latency_rows), not decoded
+    if quick:
+        at_ms = parse_timestamp_ms(quick[0].decode("ascii", "replace"))
+        return None if at_ms is None else (at_ms, float(quick[1]))
     if strict_left[0] <= 0:
         return None
     strict_left[0] -= 1

@@ -11,16 +11,19 @@ as written); what evidence keeps, the program and its words, has crossed the pri
 """
 from __future__ import annotations
 
-import math
 import os
-from collections.abc import Mapping
 
 from collectors.readers.settings import (LIVE_NAME, MAX_COMMANDS, MAX_SETTINGS_BYTES, HookCommand, hook_environment,
                                        parse_command, settings_env)
 from collectors.lifeos.heartbeats import HOOKS
+from cortex.core.numbers import is_finite
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 DEFAULT_TIMEOUT_MS = 60_000  # Claude Code's timeout for a command hook that names none
 MAX_TIMEOUT_MS = 24 * 3_600_000
@@ -64,7 +67,7 @@ def hook_of(command: str) -> str | None:
 
 def timeout_of(entry: dict) -> tuple[int, bool]:
     value = entry.get("timeout")
-    if type(value) in (int, float) and math.isfinite(value) and 0 < value * 1000 <= MAX_TIMEOUT_MS:
+    if type(value) in (int, float) and is_finite(value) and 0 < value * 1000 <= MAX_TIMEOUT_MS:
         return int(value * 1000), True
     return DEFAULT_TIMEOUT_MS, False
 

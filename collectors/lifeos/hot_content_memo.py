@@ -13,11 +13,11 @@ damaged, foreign, stale or absent, or no folder, means judging again.
 """
 from __future__ import annotations
 
-import json
 import os
 
 from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
 from cortex.core.sha256 import blake2b
+from cortex.core.hookjson import dumps
 
 FORMAT = "cortex-health-hot-content/1"
 KINDS = ("imperative", "injection", "duplicates", "ephemeral")
@@ -67,7 +67,7 @@ def load(path: str | None, hot_file: str, key: str) -> dict | None:
 def save(path: str | None, hot_file: str, key: str, judged: dict) -> None:
     if path is not None:
         data = {"format": FORMAT, "file": hot_file, "key": key, "judged": judged}
-        save_cursor(path, json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        save_cursor(path, dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
 def _line(value: object) -> bool:

@@ -7,13 +7,10 @@ Stdlib only.
 """
 from __future__ import annotations
 
-import re
-from functools import cache
-
+from cortex.core.patterns import compiled
 from cortex.hot.hotmemory import PROVENANCE_TAGS, prefix_length
 
 SHOWN_CHARS = 160
-_TAG = re.compile(r"\s*(?:" + "|".join(re.escape(tag) for tag in PROVENANCE_TAGS) + r")\s*$")
 _INVISIBLE = ("Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp")
 
 
@@ -32,19 +29,22 @@ def split_entry(line: int, text: str) -> Entry:
     length = prefix_length(text)
     prefix = text[:length - 2] if length else ""  # the word before ": "
     body = text[length:]
-    return Entry(line, text, prefix, _TAG.sub("", body).strip())
+    return Entry(line, text, prefix, untagged(body))
 
 
-@cache
-def _spaces():  # compiled on first use: only duplicate detection folds entries
-    return re.compile(r"\s+")
+def untagged(body: str) -> str:
+    """`body` without its closing provenance tag, stripped: what the pattern \\s*(?:~explicit|~deduced|~inferred)\\s*$
+    replaced by nothing, then strip(), gives (tests/collectors/test_hot_entry_text.py compares the two), without `re`."""
+    text = body.rstrip()
+    tag = next((tag for tag in PROVENANCE_TAGS if text.endswith(tag)), None)
+    return text[:-len(tag)].strip() if tag else text.lstrip()
 
 
 def folded(text: str) -> str:
     """NFKC, case-folded, whitespace collapsed, trailing punctuation dropped: how two entries are compared."""
     import unicodedata  # here, not at import: only duplicate detection folds, and a warm run's memo skips it
 
-    return _spaces().sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip().rstrip(" .。!！;；,，")
+    return compiled(r"\s+").sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip().rstrip(" .。!！;；,，")
 
 
 def shown(text: str, limit: int = SHOWN_CHARS) -> str:

@@ -7,12 +7,11 @@ recomputed. The marker alone is the healthy no-index-v1 state, proven without ha
 from __future__ import annotations
 
 import os
-import re
-from functools import cache
 
 from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
+from cortex.core.patterns import compiled
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.core.sha256 import sha256_for
 from cortex.core.timestamps import parse_timestamp_ms
@@ -61,9 +60,8 @@ def read_json_object(path: str, anchor: str, limit: int) -> dict | str:
     return row if isinstance(row, dict) else f"malformed: {row}"
 
 
-@cache
-def _sha256_hex():  # compiled on first use: a tree without an index manifest never needs it
-    return re.compile(r"[0-9a-f]{64}\Z")
+def _sha256_hex():  # compiled on first use (cortex.core.patterns): a tree without an index manifest never needs it
+    return compiled(r"[0-9a-f]{64}\Z")
 
 
 def sha256_of(path: str) -> tuple[str, int]:

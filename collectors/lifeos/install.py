@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
 
 from collectors.readers.settings import CORTEX_HOOKS, HookCommand, SettingsFile, hook_environment, system_settings
 from collectors.readers.fsprobe import file_kind
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import brief
 from collectors.evidence import EvidenceStatus
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 LIFEOS_NATIVE = "lifeos-native"
 CORTEX_NATIVE = "cortex-native"

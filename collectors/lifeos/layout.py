@@ -9,20 +9,38 @@ the audit shares.
 from __future__ import annotations
 
 import os
-from collections import namedtuple
-from functools import cached_property
-from types import MappingProxyType
 
 from collectors.readers.settings import SettingsFile, live_settings
 from collectors.readers.jsonl import review_config
 from collectors.readers.paths import HEALTH_LOG_NAME, resolve_root
 from cortex import layout as contract
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType itself: the types module costs the audit ~0.6M instructions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["HEALTH_LOG_NAME", "Layout", "resolve_root"]
+
+
+class _Once:
+    """functools.cached_property, without functools (it imports collections: ~10M instructions an audit): the first
+    read computes the value and keeps it in the instance's __dict__, where every later read finds it."""
+
+    def __init__(self, compute) -> None:
+        self.compute, self.__doc__ = compute, compute.__doc__
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
 
 _PATHS = 6  # root .. hot_files: what identifies a Layout (equality, hash, repr); environ and cursors do not
 
@@ -71,13 +89,13 @@ class Layout(namedtuple("Layout", "root memory observability policy manifest hot
         """A file directly under O."""
         return os.path.join(self.observability, name)
 
-    @cached_property
+    @_Once
     def settings(self) -> SettingsFile:
         """The effective ROOT/settings.json, parsed on first use and then shared: a Layout is built per audit,
         so install and heartbeats judge one reading of it."""
         return live_settings(self.root, self.environ)
 
-    @cached_property
+    @_Once
     def review_config(self) -> dict:
         """The reviewer's memory-review.json, read once per audit for every collector that consults it."""
         return review_config(self.root)

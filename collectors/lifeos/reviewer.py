@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections import deque
+from _collections import deque  # collections.deque itself, without importing collections (~7M instructions)
 
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.readers.cursors import scan_log

@@ -14,7 +14,6 @@ An absent file means the defaults, as for the hooks (only the override is checke
 """
 from __future__ import annotations
 
-import json
 
 from collectors.readers.settings import hook_environment
 from collectors.evidence import EvidenceStatus
@@ -26,6 +25,7 @@ from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.sha256 import sha256
 from cortex.errors import CortexError
 from cortex.review.reviewdefaults import COMMAND_ENV, command_override, config_absent, config_path
+from cortex.core.hookjson import dumps
 
 NAME = "cortex-health-review-config/1"  # the memo's file: one per source, whichever release wrote it
 FORMAT = f"{NAME};{__version__}"  # a release may change what the loader accepts
@@ -94,7 +94,7 @@ def _verdict(layout: Layout, core: contract.Layout, environ) -> dict | None:
             return verdict
     verdict = verdict_of(core, environ)
     if where:
-        save_cursor(where, json.dumps({"format": FORMAT, "key": key, "verdict": verdict}).encode())
+        save_cursor(where, dumps({"format": FORMAT, "key": key, "verdict": verdict}).encode())
     return verdict
 
 

@@ -8,9 +8,6 @@ pid, a zombie, a reused pid) or unverifiable (another host, no pid). The rule de
 """
 from __future__ import annotations
 
-import re
-from functools import cache
-
 from collectors.readers.jsonl import scan_jsonl, tail_rows
 from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
@@ -18,6 +15,7 @@ from cortex import layout as contract
 from collectors.readers.text import brief
 from cortex.core.sha256 import blake2b
 from cortex.liferows import spawn_at_ms, start_at_ms
+from cortex.reviewrows import run_id_parts
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
 from cortex.core.liveness import host_name
@@ -28,11 +26,6 @@ RUNS_LOG = contract.REVIEWER_RUNS_LOG
 KEPT_STARTS = 10
 TAIL_ROWS = 200
 DEFAULT_TIMEOUT_S = 180  # the reviewer's inference_timeout_seconds default
-
-
-@cache
-def run_id_form() -> re.Pattern[str]:  # the reviewer's runId form, compiled on first use (a warm audit reads no new row)
-    return re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\Z", re.ASCII)
 
 
 class Start:
@@ -106,7 +99,7 @@ class TerminalRunIds:
         for run_id in wanted:
             if token(run_id) in self.ids:
                 found.add(run_id)
-            elif self.floor is not None and not (run_id_form().match(run_id) and run_id > self.floor):
+            elif self.floor is not None and not (run_id_parts(run_id) and run_id > self.floor):
                 return None
         return found
 
@@ -121,7 +114,7 @@ class TerminalRunIds:
 
 def token(run_id: str) -> str:
     """A reviewer run id as is, any other id as a digest (so no free text lands in a cursor)."""
-    if run_id_form().match(run_id):
+    if run_id_parts(run_id):  # the reviewer's runId form
         return run_id
     return "#" + blake2b(run_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 

@@ -9,13 +9,13 @@ canonical index: this reports it, it never vouches for the corpus.
 """
 from __future__ import annotations
 
-import json
 import os
 
 from collectors.evidence import EvidenceStatus
 from collectors.lifeos.layout import Layout
 from cortex.core.timestamps import parse_timestamp_ms
 from cortex.searchcache.location import cache_bytes, db_location, probe_files
+from cortex.core.hookjson import loads
 
 BUSY_MS = 200
 ATTEMPTS = 3  # immutable reads of a file that changed under them before the last one is believed
@@ -61,7 +61,7 @@ def _read(path: str, size: int) -> SearchCacheEvidence:
 
     try:
         meta, entries, indexed = _query(path, sqlite3)
-        verification = json.loads(meta["verified"]) if "verified" in meta else None
+        verification = loads(meta["verified"]) if "verified" in meta else None
     except (sqlite3.Error, ValueError, OSError) as error:
         return SearchCacheEvidence(EvidenceStatus.UNREADABLE, "unreadable", path, size, error=f"{type(error).__name__}: {error}"[:300])
     written = meta.get("written_at")

@@ -8,7 +8,6 @@ leave this module, never their text, so no transcript text reaches evidence or o
 """
 from __future__ import annotations
 
-import json
 import os
 
 from collectors.readers.fsprobe import describe_os_error
@@ -17,6 +16,7 @@ from cortex.core.timestamps import parse_timestamp_ms
 from cortex.review.transcript import transcript_files
 from cortex.review.transcript import transcript_folder as shared_folder
 from collectors.evidence import EvidenceStatus, FileState
+from cortex.core.hookjson import loads
 
 MAX_FILES = 10
 MAX_ENTRIES = 20_000  # directory entries looked at
@@ -50,7 +50,7 @@ def user_turn_ms(line: bytes) -> int | None:
     if b'"user"' not in line:
         return None
     try:
-        entry = json.loads(line)
+        entry = loads(line)
     except (ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("type") != "user" or entry.get("isSidechain") is True \

@@ -15,9 +15,7 @@ privacy-stripped evidence, never a row's text.
 """
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable
 
 from collectors.evidence import EvidenceStatus, MalformedLine
 from collectors.readers.fsprobe import probe_file
@@ -26,9 +24,11 @@ from collectors.readers.memos import DAMAGED, FORMAT, cursor_path, load_sealed, 
 from collectors.readers.rowscan import Position, read_rows
 from cortex.core.safeio import open_regular
 from cortex.core.sha256 import blake2b
+from cortex.core.hookjson import dumps
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; the protocol only documents and checks types
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Protocol
 
     class Aggregate(Protocol):
@@ -118,7 +118,7 @@ def scan_log(path: str, fresh: Callable[[], Aggregate], *, anchor: str | None, c
         def remember(position: Position) -> None:  # serialised at once: the unfinished last line comes after
             if where and position.offset > 0 and position.offset != start.offset:
                 info = os.fstat(fd)
-                snapshot.append(json.dumps({
+                snapshot.append(dumps({
                     "format": FORMAT, "log": path, "aggregate": key, "dev": info.st_dev, "ino": info.st_ino,
                     "offset": position.offset, "lines": position.lines,
                     "checks": [[s, n, digest(fd, s, n)] for s, n in checked_ranges(position.offset)],

@@ -10,7 +10,6 @@ costs constant memory.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 from cortex import layout as contract
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded, tail_lines
@@ -20,6 +19,10 @@ from collectors.evidence import EvidenceStatus, FileState, MalformedLine, same_r
 from collectors.readers.text import clip
 from cortex.core.strictjson import parse_object
 from collectors.readers.rowscan import Position, read_rows
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_LINE_BYTES = 1 << 20
 MAX_REPORTED_LINES = 20

@@ -11,12 +11,12 @@ out again; one that cannot be written is simply not remembered.
 """
 from __future__ import annotations
 
-import json
 import os
 
 from cortex.core.cachedir import FILE_MODE
 from cortex.core.safeio import read_bounded
 from cortex.core.sha256 import blake2b
+from cortex.core.hookjson import loads
 
 FORMAT = "cortex-health-cursor/1"  # the cursors' format, and part of every file's name in the folder
 SEAL = b',"seal":"'  # the last key of a saved cursor or memo: BLAKE2b-128 of the object without it
@@ -51,7 +51,7 @@ def load_sealed(path: str) -> dict:
     body = data[:cut] + b"}"
     if cut < 1 or data[cut:cut + len(SEAL)] != SEAL or data[-2:] != b'"}' or _seal_of(body) != data[-34:-2]:
         raise ValueError("not sealed, or the seal does not match")
-    found = json.loads(body)
+    found = loads(body)
     if type(found) is not dict:
         raise ValueError("not an object")
     return found

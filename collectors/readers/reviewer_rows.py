@@ -5,16 +5,15 @@ row against them is measurement (what the row *is*); the evaluator alone decides
 """
 from __future__ import annotations
 
-import enum
-
 from collectors.readers.text import clip
+from cortex.core.closedset import ClosedSet
 from cortex.evidencerows import is_count
 from cortex.reviewrows import skip_problem, success_problem
 
 MAX_CODES = 10  # distinct refusal codes kept per row
 
 
-class RowClass(str, enum.Enum):
+class RowClass(ClosedSet):
     OK = "ok"
     SKIPPED = "skipped"
     FAILED = "failed"

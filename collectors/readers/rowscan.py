@@ -10,12 +10,12 @@ chunk line by line through the strict decoder, so the verdict never depends on t
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 from cortex.core.strictjson import MAX_DEPTH, parse_object, too_deep
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; the protocol only documents and checks types
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Protocol
 
     class Sink(Protocol):

@@ -8,15 +8,18 @@ intent file) the set of strings it mentions are kept: nothing else leaves this m
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Mapping
 
 from collectors.readers.fsprobe import describe_os_error
 from collectors.readers.text import brief
+from cortex.core.patterns import compiled
 from cortex.core.privacy import strip_private_content
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.strictjson import parse_object
 from collectors.evidence import EvidenceStatus, FileState
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_SETTINGS_BYTES = 1 << 20
 MAX_COMMANDS = 500  # hook commands kept per file; more is not a real settings file
@@ -30,8 +33,10 @@ CORTEX_HOOKS = {
     "cortex review fire": ("cortex", "review", "fire"),
     "cortex-health gate": ("cortex-health", "gate"),
 }
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+# $VAR, ${VAR} and ${VAR:-default}: compiled (cortex.core.patterns) for the first word that holds a `$`.
+_VARIABLE = r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)"
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME = _NAME_START | frozenset("0123456789")
 
 
 class HookCommand:
@@ -85,7 +90,7 @@ def expand(text: str, env: Mapping[str, str]) -> tuple[str, list[str]]:
     """`text` with $VAR, ${VAR} and ${VAR:-default} expanded; also the names left unset."""
     unset: list[str] = []
 
-    def value(match: re.Match[str]) -> str:
+    def value(match) -> str:
         name = match.group(1) or match.group(3)
         if env.get(name):
             return env[name]
@@ -96,10 +101,17 @@ def expand(text: str, env: Mapping[str, str]) -> tuple[str, list[str]]:
         unset.append(name)
         return ""
 
-    expanded = _VARIABLE.sub(value, text)
+    expanded = compiled(_VARIABLE).sub(value, text) if "$" in text else text
     if expanded.startswith("~/") and env.get("HOME"):
         expanded = env["HOME"] + expanded[1:]
     return expanded, unset
+
+
+def is_assignment(word: str) -> bool:
+    """Whether `word` starts with NAME= (a shell variable assignment): what the pattern [A-Za-z_][A-Za-z0-9_]*= matches
+    at its start (tests/collectors/test_shell_words.py compares the two)."""
+    name, equals, _ = word.partition("=")
+    return bool(equals) and name[:1] in _NAME_START and all(char in _NAME for char in name)
 
 
 def shell_words(command: str) -> list[str]:
@@ -121,7 +133,7 @@ def parse_command(event: str, command: object, env: Mapping[str, str]) -> HookCo
         words = shell_words(command)
     except ValueError as error:
         return HookCommand(event, brief(command), None, (), f"not a shell command ({error})")
-    while words and _ASSIGNMENT.match(words[0]):
+    while words and is_assignment(words[0]):
         words = words[1:]  # VAR=value prefixes set the environment, they are not the program
     if not words:
         return HookCommand(event, brief(command), None, (), "the command names no program")

@@ -13,12 +13,12 @@ foreign or absent, or no folder, means every line is decoded.
 """
 from __future__ import annotations
 
-import json
 
 from collectors.readers.memos import DAMAGED, cursor_path, load_sealed, save_cursor
 from cortex.core.sha256 import blake2b
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
+from cortex.core.hookjson import dumps
 
 FORMAT = "cortex-health-tail-stamps/1"
 
@@ -44,8 +44,8 @@ def tail_stamps(lines: list[bytes], log: str, folder: str | None) -> list[str | 
         seen[key] = stamp
         stamps.append(stamp)
     if seen != known:
-        save_cursor(where, json.dumps({"format": FORMAT, "log": log, "stamps": seen},
-                                      separators=(",", ":")).encode())
+        save_cursor(where, dumps({"format": FORMAT, "log": log, "stamps": seen},
+                                 separators=(",", ":")).encode())
     return stamps
 
 

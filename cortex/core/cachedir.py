@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
 
 from cortex.core.sha256 import sha256_hex
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 OFF_VALUES = frozenset({"off", "0", "false", "no"})
 DIR_MODE = 0o700

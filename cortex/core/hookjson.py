@@ -1,7 +1,8 @@
-"""Core JSON for the hook paths: json.loads, and json.dumps' default shape for flat objects, from `_json` alone.
+"""Core JSON for the hook paths and the audit: json.loads and json.dumps (no indent), from `_json` alone.
 
-Used by `review fire` (the review state, the hook payload), the lock stamps and the JSON
-writer (cortex.core.jsjson). `import json` costs every Stop hook about 5M instructions
+Used by `review fire` (the review state, the hook payload), the lock stamps, the JSON
+writer (cortex.core.jsjson), the strict decoder and the audit's readers and report.
+`import json` costs every Stop hook and audit about 5M instructions
 (json.decoder and json.scanner compile regular expressions at import, for the pure-Python
 fallbacks); the C scanner and string encoders that json itself uses need none of them. The
 results are json's own: the same C code, called the way json.loads calls it; any text this
@@ -28,22 +29,43 @@ class _DecoderSettings:
     parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
 
 
-_scan = _json.make_scanner(_DecoderSettings()) if _json is not None else None
+def loader(**hooks):
+    """json.loads(text, **hooks) for hooks among object_pairs_hook, parse_float and parse_constant."""
+    settings = _DecoderSettings()
+    for name, hook in hooks.items():
+        setattr(settings, name, hook)
+    scan = _json.make_scanner(settings) if _json is not None else None
+
+    def load(text):
+        if scan is not None and type(text) is not str:
+            text = _utf8(text)
+        if scan is not None and type(text) is str:
+            start = len(text) - len(text.lstrip(_WHITESPACE))
+            try:
+                value, end = scan(text, start)
+            except Exception:  # noqa: BLE001 - no value, or bad JSON: json.loads says so in its own words (the C
+                end = None  # scanner's own error needs json.decoder imported, else it is a SystemError)
+            if end is not None and not text[end:].lstrip(_WHITESPACE):
+                return value
+        import json
+
+        return json.loads(text, **hooks)
+
+    return load
 
 
-def loads(text: str):
-    """json.loads(text) for a str."""
-    if _scan is not None:
-        start = len(text) - len(text.lstrip(_WHITESPACE))
+def _utf8(data):
+    """The text json.loads decodes `data` (bytes) to, where that is plain UTF-8 (json.detect_encoding says utf-8
+    when the first byte is ASCII and not NUL and the second is not NUL); else `data` itself, for json.loads."""
+    if type(data) in (bytes, bytearray) and data and 0 < data[0] < 128 and (len(data) < 2 or data[1]):
         try:
-            value, end = _scan(text, start)
-        except Exception:  # noqa: BLE001 - no value, or bad JSON: json.loads says so in its own words (the C
-            end = None  # scanner's own error needs json.decoder imported, else it is a SystemError)
-        if end is not None and not text[end:].lstrip(_WHITESPACE):
-            return value
-    import json
+            return data.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return data
+    return data
 
-    return json.loads(text)
+
+loads = loader()
 
 
 def encode_string(value: str) -> str:
@@ -64,3 +86,39 @@ def dumps_flat(mapping: dict) -> str:
     text = _json.encode_basestring_ascii
     return "{" + ", ".join(f"{text(key)}: {text(value) if type(value) is str else repr(value)}"
                            for key, value in mapping.items()) + "}"
+
+
+def _not_serializable(value):
+    raise TypeError  # json's own encoder then says what it says about `value`
+
+
+def encoder(*, ensure_ascii: bool = True, separators: tuple[str, str] = (", ", ": "), allow_nan: bool = True,
+            check_circular: bool = True):
+    """json.JSONEncoder(...).encode with these settings (no indent, sort_keys, skipkeys or default): the C encoder
+    json.dumps itself runs; whatever it refuses is handed to json, so every error and its message are json's."""
+    settings = {"ensure_ascii": ensure_ascii, "separators": separators, "allow_nan": allow_nan,
+                "check_circular": check_circular}
+    if _json is None:
+        import json
+
+        return json.JSONEncoder(**settings).encode
+    string = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring
+    item_separator, key_separator = separators
+
+    def encode(value) -> str:
+        if isinstance(value, str):
+            return string(value)
+        try:  # markers: json's circular-reference check, fresh per call as in JSONEncoder.iterencode
+            return "".join(_json.make_encoder({} if check_circular else None, _not_serializable, string, None,
+                                              key_separator, item_separator, False, False, allow_nan)(value, 0))
+        except Exception:  # noqa: BLE001 - json's own error, in its words
+            import json
+
+            return json.JSONEncoder(**settings).encode(value)
+
+    return encode
+
+
+def dumps(value, *, ensure_ascii: bool = True, separators: tuple[str, str] = (", ", ": ")) -> str:
+    """json.dumps(value, ensure_ascii=..., separators=...)."""
+    return encoder(ensure_ascii=ensure_ascii, separators=separators)(value)

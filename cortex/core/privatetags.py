@@ -110,12 +110,22 @@ class TagScanner:
         self.text = text
         self.ascii = text.isascii()
         self._closing_at = -1  # the next closing bracket at or after the last position asked for
+        self._openings = [(0, -1)] * len(OPENING_BRACKETS)  # per bracket: (searched from, found there or len)
 
     def next_opening(self, start: int) -> int:
         if self.ascii:
             return self.text.find("<", start)
-        match = compiled(_OPENING).search(self.text, start)
-        return match.start() if match else -1
+        # The nearest of the four brackets, without `re` (the search for [<≮﹤＜] it stands for); each bracket's next
+        # place is kept while it lies ahead, so a text is read once per bracket, however many tags it holds.
+        nearest = len(self.text)
+        for index, bracket in enumerate(OPENING_BRACKETS):
+            since, found = self._openings[index]
+            if not since <= start <= found:
+                found = self.text.find(bracket, start)
+                found = len(self.text) if found < 0 else found
+                self._openings[index] = (start, found)
+            nearest = min(nearest, found)
+        return nearest if nearest < len(self.text) else -1
 
     def _closing_after(self, position: int) -> int:
         if self._closing_at <= position and self._closing_at != len(self.text):

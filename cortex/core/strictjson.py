@@ -8,8 +8,8 @@ refusal carries a precise reason; callers decide whether that is an error or a f
 """
 from __future__ import annotations
 
-import json
-import math
+from cortex.core.hookjson import loader
+from cortex.core.numbers import is_finite
 
 MAX_DEPTH = 64
 
@@ -28,7 +28,7 @@ def _no_constant(name: str):
 
 def _finite_float(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):
+    if not is_finite(value):
         raise StrictJSONError(f"non-finite number {text}")
     return value
 
@@ -96,23 +96,29 @@ def _encodable(text: str) -> bool:
     return True
 
 
+# json.loads(text, parse_constant=..., parse_float=..., object_pairs_hook=...) without importing json (~5M
+# instructions): an error is json's own, json imported to raise it.
+_loads = loader(parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys)
+
+
 def decode(text: str):
     """The value of `text`, or StrictJSONError naming what is wrong."""
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float,
-                           object_pairs_hook=_unique_keys)
+        value = _loads(text)
     except StrictJSONError:
         raise
-    except json.JSONDecodeError as error:
+    except RecursionError:
+        raise StrictJSONError("invalid JSON: nested too deeply") from None
+    except ValueError as error:
+        from json import JSONDecodeError
+
+        if not isinstance(error, JSONDecodeError):  # an integer too long to convert
+            raise StrictJSONError("invalid JSON: number too long") from None
         # One-line texts (a JSONL row) are located by their caller; the column is enough.
         where = f"line {error.lineno} column" if "\n" in text else "column"
         refused = StrictJSONError(f"invalid JSON: {error.msg} at {where} {error.colno}")
         refused.line, refused.column = error.lineno, error.colno
         raise refused from None
-    except RecursionError:
-        raise StrictJSONError("invalid JSON: nested too deeply") from None
-    except ValueError:  # an integer too long to convert
-        raise StrictJSONError("invalid JSON: number too long") from None
     _validated(value, text)
     return value
 

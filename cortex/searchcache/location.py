@@ -8,10 +8,13 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Mapping
 
 from cortex.core.cachedir import cache_dir, cache_folder
 from cortex.core.safeio import open_regular
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 DB_NAME = "search.sqlite"
 SIDE_FILES = ("", "-wal", "-shm", "-journal")  # the database, its WAL, shared memory and rollback journal

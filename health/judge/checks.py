@@ -14,7 +14,6 @@ prepare step (health.layouts.dense_context), not an import.
 from __future__ import annotations
 
 import sys
-from collections import namedtuple
 
 from collectors.lifeos import (dispatch_failures, health_history, heartbeats, hot_memory, index, install, locks,
                                memory_root, observability, proposals, retrieval, review_cadence, review_state,
@@ -69,6 +68,7 @@ from health.judge.rules import run_inputs
 from health.judge.rules import corpus as corpus_rule
 from health.judge.rules import hook_failures as hook_failures_rule
 from health.judge.rules import reviewer_config as reviewer_config_rule
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

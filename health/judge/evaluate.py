@@ -7,8 +7,6 @@ instead of being judged, and evidence that no rule judges becomes
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-
 from thresholds.clock import Clock
 from health.judge.catalogue import Check
 from health.judge.catalogue.run import COLLECTOR_ERROR, EVIDENCE_UNJUDGED, OUTCOMES
@@ -18,6 +16,7 @@ from thresholds.sources import EffectiveThresholds
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
     from typing import Any
 
 

@@ -21,8 +21,8 @@ HEAVY = ("pydantic", "pydantic_core", "rich", "psutil", "yaml", "jsonschema", "h
 _CHILD = """
 import sys
 preloaded = set(sys.modules)  # what the interpreter and site (.pth files) loaded: not the command's doing
-import io, json
-kind, out, args = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+import io
+kind, out, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 sys.stdin = io.StringIO('')
 try:
     if kind == "cortex":
@@ -33,14 +33,16 @@ try:
         dispatch(args)
 except SystemExit:
     pass
+loaded = sorted(set(sys.modules) - preloaded)
+import json
 with open(out, "w") as handle:
-    json.dump(sorted(set(sys.modules) - preloaded), handle)
+    json.dump(loaded, handle)
 """
 
 
 def modules_after(kind: str, args: list[str], env: dict, tmp_path) -> set[str]:
     out = tmp_path / "modules.json"
-    proc = subprocess.run([sys.executable, "-c", _CHILD, kind, str(out), json.dumps(args)], capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", _CHILD, kind, str(out), *args], capture_output=True,
                           env=env, cwd=str(REPO), timeout=120)
     assert out.exists(), proc.stderr.decode()
     return set(json.loads(out.read_text()))
@@ -100,7 +102,9 @@ def test_turn_commands_import_no_dataclasses(tree, tmp_path, args):  # noqa: F81
 # module and a lazy row's module load through __import__ (importlib brings warnings).
 NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib", "warnings",
                     "collectors.dense_context.layout",  # a LifeOS audit's detection asks only context_of
-                    "shlex")  # plain hook commands are split without it (collectors.readers.settings.shell_words)
+                    "shlex",  # plain hook commands are split without it (collectors.readers.settings.shell_words)
+                    "json",  # its decoder and encoder compile six patterns: JSON goes through cortex.core.hookjson
+                    "re")  # (~8M instructions with its compiler) a healthy tree's rows, ids and words are read without it
 # The audit's plain command line is read without argparse (health.quickargs; gettext and locale with it).
 NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
 
@@ -122,6 +126,42 @@ def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     allowed = ("collectors", "collectors.readers", "collectors.readers.paths", "collectors.healthlog",
                "collectors.healthlog.format", "collectors.healthlog.read")
     assert [name for name in found if name not in allowed] == []
+
+
+_BARE_AUDIT = """
+import sys
+preloaded = set(sys.modules)
+from health.cli import dispatch
+try:
+    dispatch(sys.argv[2:])
+except SystemExit:
+    pass
+with open(sys.argv[1], "w") as handle:
+    handle.write("\\n".join(sorted(set(sys.modules) - preloaded)))
+"""
+# What the interpreter alone loads, which site (an editable install's finder) hides from the test above: a healthy
+# audit, its memos warm, reads its rows, ids and hook commands without patterns, its JSON through `_json`, its
+# vocabularies as cortex.core.closedset, its records through cortex.core.namedtuples (collections, and functools
+# which imports it, ~10M instructions), MappingProxyType and SimpleNamespace without `types`, and the length of a
+# BMP text without the UTF-16 codec; a number's finiteness by cortex.core.numbers.is_finite (math is a shared library).
+NOT_ON_A_WARM_AUDIT = ("re", "enum", "json", "collections", "functools", "types", "encodings.utf_16_le", "math")
+
+
+def test_a_warm_audit_of_a_healthy_tree_loads_no_patterns_enum_or_json(tmp_path):
+    root = copy_demo(tmp_path)
+    args = ["--format", "json", "--no-write", "--root", str(root), "--now", NOW]
+    env = clean_env(CORTEX_CACHE_DIR=str(tmp_path / "cache"))
+    first = subprocess.run([sys.executable, "-m", "health", *args], capture_output=True, env=env, cwd=str(REPO),
+                           timeout=120)  # the first run writes the memos
+    assert first.returncode == 0, first.stderr
+    out = tmp_path / "modules.txt"
+    # -S: no site, so nothing a .pth file loads hides what the audit loads
+    proc = subprocess.run([sys.executable, "-S", "-c", _BARE_AUDIT, str(out), *args], capture_output=True, text=True,
+                          env=env, cwd=str(REPO), timeout=120)
+    assert out.exists(), proc.stderr
+    loaded = set(out.read_text().split())
+    assert "health.judge.checks" in loaded and "collectors.lifeos.hook_latency" in loaded  # it audited
+    assert heavy_in(loaded, NOT_ON_A_WARM_AUDIT) == []
 
 
 # What `import json` (its decoder and scanner compile patterns: ~5M instructions) and the rest cost a Stop or
@@ -303,8 +343,8 @@ named = sorted(f"{name}.{key}" for name, module in list(sys.modules.items()) if 
 with open(sys.argv[1], "w") as handle:
     json.dump(named, handle)
 """
-# A namedtuple class costs the audit ~0.4M instructions to create (it compiles its constructor); a record whose
-# tuple behaviour nothing uses is a plain __slots__ class (about a tenth). These are the ones that use it
+# A namedtuple class costs ~0.4M instructions to create (it compiles its constructor; cortex.core.namedtuples, which
+# the audit's records use instead, ~0.2M); a record whose tuple behaviour nothing uses is a plain __slots__ class. These are the ones that use it
 # (_replace, _asdict, nested equality in tests, immutability the tests check); a new record joins them only so.
 # A first run (no memos yet: the hot-content detectors and the corpus parser load too) creates 22.
 AUDIT_NAMED_TUPLES = 22

@@ -184,3 +184,18 @@ def test_a_view_is_written_as_dumps_writes_it(view):
     before = dict(view)
     assert view_bytes(view) == dumps_plain_utf8(view) == dumps(view).encode("utf-8")
     assert view == before  # the placeholder was only lent
+
+
+@given(st.floats() | st.integers() | st.sampled_from([10**400, -(10**400), True, float("nan"), float("-inf")]))
+def test_is_finite_is_math_isfinite(value):
+    import math
+
+    from cortex.core.numbers import is_finite
+
+    def outcome(function):
+        try:
+            return function(value)
+        except OverflowError as error:
+            return str(error)
+
+    assert outcome(is_finite) == outcome(math.isfinite)

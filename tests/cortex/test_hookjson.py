@@ -57,3 +57,48 @@ def test_errors_are_json_s_own_in_a_process_that_never_imported_json():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout == "JSONDecodeError Expecting property name enclosed in double quotes: line 1 column 2 (char 1)\n", \
         out.stderr
+
+
+@given(st.binary(max_size=24) | _VALUES.map(lambda value: json.dumps(value).encode("utf-8")),
+       st.sampled_from([b"", b"\xef\xbb\xbf", b"\x00", b"\xff\xfe", b" "]))
+def test_loads_agrees_with_json_on_bytes(data, before):
+    assert _outcome(hookjson.loads, before + data) == _outcome(json.loads, before + data)
+
+
+def _pairs(pairs):
+    if len(dict(pairs)) != len(pairs):
+        raise ValueError("duplicate")
+    return dict(pairs)
+
+
+def _constant(name):
+    raise ValueError(f"constant {name}")
+
+
+@given(st.text(max_size=30) | _VALUES.map(json.dumps) | st.just('{"a": 1, "a": 2}'))
+def test_a_loader_with_hooks_agrees_with_json_loads_given_them(text):
+    hooks = {"object_pairs_hook": _pairs, "parse_float": lambda text: ("float", text), "parse_constant": _constant}
+    assert _outcome(hookjson.loader(**hooks), text) == _outcome(lambda t: json.loads(t, **hooks), text)
+
+
+_SETTINGS = st.fixed_dictionaries({"ensure_ascii": st.booleans(), "separators": st.sampled_from([(", ", ": "), (",", ":")]),
+                                   "allow_nan": st.booleans(), "check_circular": st.booleans()})
+
+
+@given(_VALUES | st.tuples(_VALUES) | st.just({1: 2, None: 3, 2.5: "x"}) | st.just({(1,): 1}) | st.just([object()]),
+       _SETTINGS)
+def test_encoder_is_json_s_encoder(value, settings):
+    assert _outcome(hookjson.encoder(**settings), value) == _outcome(json.JSONEncoder(**settings).encode, value)
+
+
+def test_encoder_refuses_a_circular_value_as_json_does():
+    loop: list = []
+    loop.append(loop)
+    assert _outcome(hookjson.encoder(), loop) == _outcome(json.JSONEncoder().encode, loop)
+    assert hookjson.encoder()([1, [2]]) == "[1, [2]]"  # the refusal left nothing behind
+
+
+@given(_VALUES, st.booleans(), st.sampled_from([(", ", ": "), (",", ":")]))
+def test_dumps_is_json_dumps(value, ensure_ascii, separators):
+    assert hookjson.dumps(value, ensure_ascii=ensure_ascii, separators=separators) == json.dumps(
+        value, ensure_ascii=ensure_ascii, separators=separators)

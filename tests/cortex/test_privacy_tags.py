@@ -210,3 +210,16 @@ def test_a_span_crosses_the_messages_of_a_stream():
     assert parts == ["hi ", "", " bye", "later"]
     stream = PrivateStream()
     assert [stream.strip(t) for t in ("a <privately", "</private> b", "c")] == ["a ", "", ""]  # fail closed
+
+
+@given(st.text(st.sampled_from(list(OPENING_BRACKETS + CLOSING_BRACKETS + "aé p/")), max_size=24),
+       st.lists(st.integers(0, 26), max_size=6))
+def test_the_next_opening_bracket_is_the_pattern_s_search(text, starts):
+    """TagScanner.next_opening (beyond ASCII: each bracket's next place kept) agrees with a search for any of the
+    four, asked for positions in any order."""
+    from cortex.core.privatetags import TagScanner
+
+    scanner, pattern = TagScanner(text), re.compile(f"[{OPENING_BRACKETS}]")
+    for start in sorted(starts)[:3] + starts:
+        match = pattern.search(text, start)
+        assert scanner.next_opening(start) == (match.start() if match else -1)

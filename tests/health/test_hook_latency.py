@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, strategies as st
 
 from collectors.lifeos.hook_latency import percentile, row_sample
 from tests.health_support import DAY_MS, NOW, NOW_MS, clean_env, copy_demo, obs, run_cli, wait_for_gate
@@ -161,3 +162,11 @@ def test_a_tail_read_twice_is_read_once_and_never_outlives_a_change(tmp_path):
         out.write(b'{"a":3}\n')
     assert jsonl.tail_of(str(log), 200)[1][-1] == b'{"a":3}'
     assert jsonl.tail_of(str(log), 1)[1] == [b'{"a":3}']
+
+
+@given(st.integers(1, 3000), st.sampled_from([0.5, 0.95, 0.99, 0.1, 1.0]) | st.floats(0, 1))
+def test_the_percentile_rank_is_math_ceil_s(size, share):
+    import math
+
+    ordered = [float(i) for i in range(size)]
+    assert percentile(ordered, share) == ordered[max(0, math.ceil(share * size) - 1)]

@@ -20,12 +20,9 @@ no entry, so a live report and the same report read back from its stored line al
 """
 from __future__ import annotations
 
-import re
-from collections import namedtuple
-from functools import lru_cache
-
 from cortex.layout import HOT_LABELS
 from health.judge.model import Finding, Severity
+from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
@@ -38,7 +35,10 @@ CRITICAL = Severity.CRITICAL.value
 # What each free slot of a template id may stand for; the named part is the finding's label.
 SLOTS = {"file": r"[A-Za-z0-9_][A-Za-z0-9_.-]*", "hook": r"[A-Za-z0-9][A-Za-z0-9_. -]*", "event": r"[A-Za-z]+",
          "program": r"\S+", "path": r".+", "step": r"[a-z]+(?:-[0-9]+)?"}
-_SLOT = re.compile(r"\{([a-z]+)\}")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_DIGITS = frozenset("0123456789")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_FILE, _HOOK, _LETTERS = _ALNUM | frozenset("_.-"), _ALNUM | frozenset("_. -"), _ALNUM - _DIGITS
 
 
 class Check(namedtuple("Check", "key summary ok problems collector", defaults=((), (), None))):
@@ -79,10 +79,25 @@ def _clean(detail: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in detail.items() if value is not None}
 
 
-@lru_cache(maxsize=None)
+_PARTS: dict[str, tuple[str, ...]] = {}  # template -> its parts (the catalogue's ids: bounded)
+
+
 def _parts(template: str) -> tuple[str, ...]:
-    """The template split around its slots: literal, slot name, literal, ..."""
-    return tuple(_SLOT.split(template))
+    """The template split around its slots: literal, slot name, literal, ... (what splitting at the pattern
+    \\{([a-z]+)\\} gives, without `re`: tests/health/test_catalogue_slots.py compares the two)."""
+    found = _PARTS.get(template)
+    if found is None:
+        parts, literal, at = [], 0, template.find("{")
+        while at >= 0:
+            end = at + 1
+            while end < len(template) and template[end] in _LOWER:
+                end += 1
+            if end > at + 1 and template.startswith("}", end):
+                parts += (template[literal:at], template[at + 1:end])
+                literal = end + 1
+            at = template.find("{", end if end > at + 1 else at + 1)
+        found = _PARTS[template] = (*parts, template[literal:])
+    return found
 
 
 def _readable(slot: str, value: str) -> bool:
@@ -91,7 +106,22 @@ def _readable(slot: str, value: str) -> bool:
         return value in HOT_LABELS
     if slot == "collector":
         return bool(value) and value[0] != "-" and all(c.isdigit() or c == "-" or "a" <= c <= "z" for c in value)
-    return re.fullmatch(SLOTS[slot], value) is not None
+    return _fits(slot, value)
+
+
+def _fits(slot: str, value: str) -> bool:
+    """Whether `value` is whole what SLOTS[slot] matches, without `re` (tests/health/test_catalogue_slots.py
+    compares the two)."""
+    if slot == "program":  # \S+
+        return bool(value) and not any(char.isspace() for char in value)
+    if slot == "path":  # .+
+        return bool(value) and "\n" not in value
+    if slot == "step":  # [a-z]+(?:-[0-9]+)?
+        word, dash, number = value.partition("-")
+        return bool(word) and all(char in _LOWER for char in word) and (
+            not dash or (bool(number) and all(char in _DIGITS for char in number)))
+    first, rest = {"file": (_ALNUM | {"_"}, _FILE), "hook": (_ALNUM, _HOOK), "event": (_LETTERS, _LETTERS)}[slot]
+    return value[:1] in first and all(char in rest for char in value)
 
 
 def _reported(entry: Problem | Ok, check: Check, problem: Problem | None, slots: tuple, message: str,

@@ -7,12 +7,15 @@ named by file, line and rule (never the value; the message is the read commands'
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 from collectors.lifeos.corpus import CorpusEvidence
 from health.judge.catalogue.corpus import CORPUS_INTEGRITY_ERROR, CORPUS_LOADS
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def _place(ev: CorpusEvidence, root_display) -> str:

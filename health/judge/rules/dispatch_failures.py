@@ -1,12 +1,14 @@
 """Evaluate stage rule: reviewer items kept after a failed dispatch and not yet replayed. Used by the evaluator through health.judge.checks."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.dispatch_failures import DispatchFailuresEvidence
 from health.judge.catalogue.dispatch_failures import REVIEWER_DISPATCH_FAILED, REVIEWER_DISPATCH_NONE_KEPT
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: DispatchFailuresEvidence, ctx: Context) -> Iterator[Finding]:

@@ -7,12 +7,14 @@ published run starts the chain.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.health_history import HealthHistoryEvidence
 from health.judge.catalogue.health_history import HEALTH_HISTORY_INTACT, HEALTH_HISTORY_TAMPERED, HEALTH_HISTORY_UNCHAINED
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 VERIFY = "cortex-health history --verify"
 

@@ -8,8 +8,6 @@ means the agent was idle, which is not a failure (the evidence says so).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.readers.activity import MAX_TURNS
 from collectors.lifeos.heartbeats import Beat, HeartbeatEvidence, HookBeat
 from cortex.core.timestamps import iso_from_ms
@@ -19,6 +17,10 @@ from health.judge.catalogue.heartbeats import (AGENT_ACTIVE, AGENT_ACTIVITY_UNRE
 from health.judge.findings import human_ms
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 UNREADABLE = (EvidenceStatus.UNREADABLE, EvidenceStatus.ERROR)
 

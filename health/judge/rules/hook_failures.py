@@ -8,13 +8,15 @@ or holds rows of another shape, could hide a failure: warn.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.hook_failures import HookFailureEvidence, HookRecord
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.hook_failures import HOOK_FAILING, HOOK_FAILURES_LOG_INVALID, HOOK_FAILURES_NONE, HOOK_RECOVERED
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: HookFailureEvidence, ctx: Context) -> Iterator[Finding]:

@@ -7,13 +7,15 @@ is reported as such (ok: the heartbeat checks judge silence).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.hook_latency import HookLatency, HookLatencyEvidence
 from health.judge.catalogue.hook_latency import HOOK_LATENCY_NO_ROWS, HOOK_LATENCY_OK, HOOK_SLOW
 from health.judge.findings import human_ms
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 SLOW_SHARE = 0.5  # of the registered timeout
 

@@ -9,8 +9,6 @@ hot_memory collector reports missing or unreadable gets nothing here.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.hot_content import HotContentEvidence, HotContentFile
 from cortex.core.timestamps import iso_from_ms, parse_timestamp_ms
 from health.judge.catalogue import Ok, Problem
@@ -20,6 +18,10 @@ from health.judge.catalogue.hot_content import (HOT_CAP_HEADROOM, HOT_CAP_PRESSU
                                           HOT_ENTRY_INJECTION)
 from health.judge.model import EvidenceStatus, Finding, as_json
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 DAY_MS = 86_400_000
 SOON_DAYS = 7

@@ -6,14 +6,16 @@ hand-edited lines of the entry block that are not entries at all: warn, by line 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.hot_memory import HotFile, HotMemoryEvidence
 from health.judge.catalogue.hot_memory import (CAP_OK, CAP_PRESSURE, ENTRIES_VALID, HOT_ENTRIES_UNPARSED, MARKERS_CORRUPT,
                                          MARKERS_OK, MARKERS_UNREADABLE, MEMORY_MISSING, MEMORY_PRESENT,
                                          PENDING_SILENT_LOSS)
 from health.judge.model import EvidenceStatus, Finding, as_json
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 FILE_NAMES = {"principal": "PRINCIPAL_MEMORY.md", "da": "DA_MEMORY.md"}
 
@@ -63,7 +65,6 @@ def judge_file(hot: HotFile, ctx: Context) -> Iterator[Finding]:
             **where)
     else:
         yield CAP_OK.at(label, message=f"{label} memory has headroom ({hot.valid_entries}/{hot.cap_entries}).", **where)
-
 
 
 def unparsed(hot: HotFile, name: str, path: str) -> Finding:

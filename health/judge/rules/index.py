@@ -5,8 +5,6 @@ invalid manifest or marker and any digest mismatch are critical; no evidence at 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.index import ABSENT, INVALID, MISMATCH, NO_INDEX, IndexEvidence
 from health.judge.catalogue.index import (INDEX_EVIDENCE_MISSING, INDEX_FRESH, INDEX_FRESHNESS_INVALID,
                                     INDEX_INTEGRITY_MISMATCH, INDEX_MANIFEST_INVALID, INDEX_NO_INDEX_V1, INDEX_STALE,
@@ -14,6 +12,10 @@ from health.judge.catalogue.index import (INDEX_EVIDENCE_MISSING, INDEX_FRESH, I
 from health.judge.findings import human_ms
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: IndexEvidence, ctx: Context) -> Iterator[Finding]:

@@ -11,8 +11,6 @@ depends on the kind is guessed.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.install import CORTEX_NATIVE, LIFEOS_NATIVE, UNDETERMINED, InstallEvidence
 from health.judge.catalogue.install import (HOOK_COMMAND_MISSING, HOOK_COMMAND_RESOLVED, HOOK_FILE_MISSING,
                                       HOOK_FILE_PRESENT, INSTALL_CORTEX_NATIVE, INSTALL_LIFEOS_NATIVE,
@@ -21,6 +19,10 @@ from health.judge.catalogue.install import (HOOK_COMMAND_MISSING, HOOK_COMMAND_R
                                       SUBAGENT_FLAG_IN_MAIN_SESSION, TOOL_FILE_MISSING, TOOL_FILE_PRESENT)
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 KINDS = {LIFEOS_NATIVE: INSTALL_LIFEOS_NATIVE, CORTEX_NATIVE: INSTALL_CORTEX_NATIVE}
 

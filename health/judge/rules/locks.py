@@ -7,8 +7,6 @@ lock_contention_per_day contended or recovered events in the last 24 h warn.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.locks import LockHolder, LocksEvidence
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.locks import (LOCKS_FREE, LOCK_CONTENTION, LOCK_CONTENTION_OK, LOCK_HELD, LOCK_HELD_LONG,
@@ -16,6 +14,10 @@ from health.judge.catalogue.locks import (LOCKS_FREE, LOCK_CONTENTION, LOCK_CONT
 from health.judge.findings import human_ms
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 DAY_MS = 86_400_000
 

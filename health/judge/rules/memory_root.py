@@ -1,13 +1,15 @@
 """Evaluate stage rule: ROOT holds LIFEOS/MEMORY (collectors.lifeos.memory_root). Used by the evaluator via health.judge.checks."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.evidence import EvidenceStatus
 from collectors.lifeos.memory_root import MemoryRootEvidence
 from health.judge.catalogue.memory_root import MEMORY_ROOT_MISSING, MEMORY_ROOT_PRESENT
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(evidence: MemoryRootEvidence, _ctx: Context) -> Iterator[Finding]:

@@ -6,8 +6,6 @@ minimum over all files, so a future mtime can never hide an older log. The skew 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.observability import ObservabilityEvidence
 from health.judge.catalogue.observability import (OBSERVABILITY_AGE_EXCEEDED, OBSERVABILITY_AGE_OK,
                                             OBSERVABILITY_BYTES_EXCEEDED, OBSERVABILITY_BYTES_OK,
@@ -16,6 +14,10 @@ from health.judge.catalogue.observability import (OBSERVABILITY_AGE_EXCEEDED, OB
 from health.judge.findings import human_ms
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: ObservabilityEvidence, ctx: Context) -> Iterator[Finding]:

@@ -7,14 +7,16 @@ settings.json does not register is not a step (the install check reports it).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.probe.collect import ProbeEvidence, ProbeStep
 from health.judge.catalogue.probe import (PROBE_CLEANED, PROBE_COMPLETE, PROBE_FAILED, PROBE_INCOMPLETE, PROBE_NOT_CLEANED,
                                     PROBE_PASSED, PROBE_SLOW)
 from health.judge.findings import human_ms
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 SLOW_SHARE = 0.5
 

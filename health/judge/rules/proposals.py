@@ -1,14 +1,16 @@
 """Evaluate stage rule: proposal evidence. Used by the evaluator through the check list (health.judge.checks)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.proposals import ProposalEvidence
 from health.judge.catalogue.proposals import (PROPOSAL_BACKLOG_HIGH, PROPOSAL_BACKLOG_OK, PROPOSAL_EVIDENCE_MALFORMED,
                                         PROPOSAL_EVIDENCE_MISSING, PROPOSAL_EVIDENCE_OK)
 from health.judge.findings import line_list, malformed_detail
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: ProposalEvidence, ctx: Context) -> Iterator[Finding]:

@@ -4,14 +4,16 @@ Only a well-formed, valid, past latest row within the window proves retrieval wo
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.retrieval import RetrievalEvidence
 from health.judge.catalogue.retrieval import (RETRIEVAL_EVIDENCE_MALFORMED, RETRIEVAL_FRESH, RETRIEVAL_FUTURE,
                                         RETRIEVAL_MISSING, RETRIEVAL_STALE)
 from health.judge.findings import human_ms, line_list, malformed_detail
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: RetrievalEvidence, ctx: Context) -> Iterator[Finding]:

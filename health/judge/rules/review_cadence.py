@@ -6,14 +6,16 @@ up past review_backlog_factor × the turn threshold are exchanges that will neve
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.review_cadence import ReviewCadenceEvidence
 from collectors.readers.reviewer_rows import RowClass
 from health.judge.catalogue.review_cadence import (REVIEWER_ALL_SKIPS, REVIEWER_NOT_ALL_SKIPS, REVIEW_BACKLOG,
                                              REVIEW_BACKLOG_OK)
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: ReviewCadenceEvidence, ctx: Context) -> Iterator[Finding]:

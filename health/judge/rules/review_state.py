@@ -5,14 +5,16 @@ lies in the future, never reads as a fresh review.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.review_state import ReviewStateEvidence
 from health.judge.catalogue.review_state import (REVIEW_FRESH, REVIEW_FUTURE, REVIEW_STALE, STATE_CORRUPT, STATE_MISSING,
                                            STATE_READABLE)
 from health.judge.findings import human_ms
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: ReviewStateEvidence, ctx: Context) -> Iterator[Finding]:

@@ -8,8 +8,6 @@ reviewer_refused_share of the items of the window) warn.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.reviewer import ReviewerEvidence
 from collectors.readers.reviewer_rows import RowClass
 from cortex.reviewrows import COMMAND_NOT_FOUND
@@ -21,6 +19,10 @@ from health.judge.catalogue.reviewer import (FAILING_RUNS, REVIEWER_COMMAND_MISS
 from health.judge.findings import human_ms, line_list, malformed_detail
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 # a terminal row that did not succeed: its problem and what happened
 LATEST_FAILED = {RowClass.FAILED: (REVIEWER_LATEST_FAILED, "failed"),
@@ -118,7 +120,6 @@ def history(ev: ReviewerEvidence) -> Iterator[Finding]:
         yield REVIEWER_HEALTHY.at(
             message=f"{len(failed)} of the last {runs} reviewer runs failed; none hit EAT_CAP.",
             measured=len(failed), threshold=FAILING_RUNS, unit="count")
-
 
 
 def _codes(rows) -> dict[str, int]:

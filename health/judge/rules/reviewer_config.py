@@ -5,12 +5,14 @@ exits 1 on every Stop, `review run` exits 4): critical, naming the field or line
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.reviewer_config import ReviewerConfigEvidence
 from health.judge.catalogue.reviewer_config import REVIEWER_CONFIG_INVALID, REVIEWER_CONFIG_VALID
 from health.judge.model import EvidenceStatus, Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: ReviewerConfigEvidence, ctx: Context) -> Iterator[Finding]:

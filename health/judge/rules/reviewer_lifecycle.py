@@ -6,8 +6,6 @@ deadline). A fire that spawned a review with no `started` row within the grace n
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.reviewer_lifecycle import LifecycleEvidence, Start
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.reviewer_lifecycle import (REVIEWER_INTERRUPTED, REVIEWER_INTERRUPTED_REPEATEDLY,
@@ -16,6 +14,10 @@ from health.judge.catalogue.reviewer_lifecycle import (REVIEWER_INTERRUPTED, REV
 from health.judge.findings import human_ms
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 RECENT = 5  # starts judged for interruptions
 REPEATED = 3  # the newest this many all interrupted: critical

@@ -1,14 +1,16 @@
 """Evaluate stage rule: the run's own inputs (thresholds, config file, clock). Used by health.judge.evaluate."""
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from cortex.core.timestamps import iso_from_ms
 from health.judge.catalogue.run import (CORTEX_CLOCK_INVALID, CORTEX_CLOCK_VALID, CORTEX_CONFIG_INVALID,
                                   CORTEX_THRESHOLDS_VALID, CORTEX_THRESHOLD_INVALID)
 from health.judge.model import Finding
 from health.judge.rules import Context
 from thresholds.sources import Threshold
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(_evidence: None, ctx: Context) -> Iterator[Finding]:

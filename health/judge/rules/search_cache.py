@@ -6,13 +6,15 @@ last `cortex cache verify` found entries that differ from the files, warns.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from collectors.lifeos.search_cache import SearchCacheEvidence
 from health.judge.catalogue.search_cache import (SEARCH_CACHE_ABSENT, SEARCH_CACHE_OFF, SEARCH_CACHE_PRESENT,
                                            SEARCH_CACHE_UNREADABLE, SEARCH_CACHE_VERIFY_FAILED)
 from health.judge.model import Finding
 from health.judge.rules import Context
+
+TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def judge(ev: SearchCacheEvidence, ctx: Context) -> Iterator[Finding]:

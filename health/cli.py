@@ -52,9 +52,9 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
 
 def _json_text(report: Report) -> str:
     try:
-        from reports.reportjson import report_json
+        from reports.reportjson import report_text
 
-        return report_json(report.document())
+        return report_text(report)
     except Exception:  # noqa: BLE001 - even a broken report model must not produce a traceback
         import json
 

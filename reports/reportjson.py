@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
+from types import MappingProxyType
 
 from reports.report import SCHEMA_ID
 
@@ -18,12 +19,15 @@ TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only an
 if TYPE_CHECKING:
     from typing import Any
 
+    from reports.report import Report
+
 _TOP = ("schema", "ts", "overall", "counts", "thresholds", "evidence", "findings", "ok_summary", "root",
         "duration_ms", "reason")
 _OVERALL = frozenset({"ok", "warn", "critical", "unknown"})
 _SOURCES = frozenset({"default", "config", "env", "cli"})
 _UNITS = frozenset({"ms", "bytes", "count"})
 _STATUSES = frozenset({"ok", "missing", "malformed", "unreadable", "error", "skipped"})
+_OBJECTS = (dict, MappingProxyType)  # a report's evidence is kept as read-only views (Report.document(views=True))
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode
 
 
@@ -31,16 +35,35 @@ class _Slow(Exception):
     """The document needs the pydantic model (coercion, an error, or a float the serialisers print differently)."""
 
 
+_MODEL = (_Slow, UnicodeEncodeError, ValueError, TypeError, KeyError, AttributeError)  # the model's to write
+
+
 def report_json(document: dict[str, Any]) -> str:
     """The compact JSON of a validated report: stdout and the memory-health.jsonl line."""
     try:
-        text = _ENCODE(_ordered(document))
-        text.encode("utf-8")  # a lone surrogate: let the model say what it says
-        return text
-    except (_Slow, UnicodeEncodeError, ValueError, TypeError, KeyError, AttributeError):
-        from reports.schema import report_json as validated
+        return _written(document)
+    except _MODEL:
+        return _validated(document)
 
-        return validated(document)
+
+def report_text(report: Report) -> str:
+    """report_json(report.document()), the evidence read where the report keeps it rather than copied out first."""
+    try:
+        return _written(report.document(views=True))
+    except _MODEL:
+        return _validated(report.document())
+
+
+def _written(document: dict[str, Any]) -> str:
+    text = _ENCODE(_ordered(document))
+    text.encode("utf-8")  # a lone surrogate: let the model say what it says
+    return text
+
+
+def _validated(document: dict[str, Any]) -> str:
+    from reports.schema import report_json as validated
+
+    return validated(document)
 
 
 @cache
@@ -84,7 +107,7 @@ def _ordered(doc: Any) -> dict[str, Any]:
 
 
 def _mapping(value: Any) -> dict:
-    _need(type(value) is dict)
+    _need(type(value) in _OBJECTS)
     return value
 
 
@@ -110,7 +133,7 @@ def _threshold(entry: Any) -> dict:
 
 
 def _evidence(entry: Any) -> dict:
-    _need(type(entry) is dict and entry.get("status") in _STATUSES and type(entry["status"]) is str)
+    _need(type(entry) in _OBJECTS and entry.get("status") in _STATUSES and type(entry["status"]) is str)
     out = {"status": entry["status"]}
     out.update((_text(key), _plain(value)) for key, value in entry.items() if key != "status")
     return out
@@ -131,7 +154,7 @@ def _plain(value: Any) -> Any:
         return value
     if kind is float:
         return _float(value)
-    if kind is dict:
+    if kind in _OBJECTS:
         return {_text(key): _plain(item) for key, item in value.items()}
     if kind in (list, tuple):
         return [_plain(item) for item in value]

@@ -36,6 +36,24 @@ def test_records_become_json_objects_nested_ones_included():
     assert as_json((MalformedLine(3, "bad"),)) == [{"line": 3, "reason": "bad"}]
 
 
+def test_the_frozen_walk_is_the_read_only_form_of_the_plain_one(tmp_path):
+    """as_json(value, frozen=True) is reports.report.frozen(as_json(value)): views for objects, tuples for arrays."""
+    from types import MappingProxyType
+
+    from collectors.runner import collect_all
+    from health.judge.checks import collectors
+    from reports.report import frozen
+
+    scan = reviewer.RunDirectories(FileState("/o/runs", EvidenceStatus.OK), 1, 0, None)
+    values = [scan, (MalformedLine(3, "bad"),), {1: [EvidenceStatus.OK, (2.5, None)]}, "text", 7, None, [], {}]
+    values += list(collect_all(Layout.for_root(str(copy_demo(tmp_path))), collectors()).values())
+    for value in values:
+        walked = as_json(value, frozen=True)
+        assert walked == frozen(as_json(value)) and type(walked) is type(frozen(as_json(value)))
+    walked = as_json(values[2], frozen=True)
+    assert type(walked) is MappingProxyType and walked["1"] == ("ok", (2.5, None))
+
+
 def test_the_checkpoint_line_keeps_its_bytes():
     point = Checkpoint(7, "a" * 64, TS, 9, 100, 180)
     body = ('{"schema":"cortex-health-checkpoint/v1","seq":7,"head":"' + "a" * 64

@@ -97,14 +97,17 @@ def as_json(value: Any, frozen: bool = False) -> Any:
         return value
     if isinstance(value, enum.Enum):
         return value.value
+    # Most fields and items are scalars: each is taken where it stands, without a call.
     if isinstance(value, tuple) and hasattr(value, "_fields"):  # a record: an object, not an array
-        data = {name: as_json(item, frozen) for name, item in zip(value._fields, value)}
+        data = {name: item if type(item) in _SCALARS else as_json(item, frozen)
+                for name, item in zip(value._fields, value)}
     elif fields := getattr(type(value), "__slots__", None):  # a record class: its fields in declaration order
-        data = {name: as_json(getattr(value, name), frozen) for name in fields}
+        data = {name: item if type(item := getattr(value, name)) in _SCALARS else as_json(item, frozen)
+                for name in fields}
     elif isinstance(value, Mapping):
-        data = {str(key): as_json(item, frozen) for key, item in value.items()}
+        data = {str(key): item if type(item) in _SCALARS else as_json(item, frozen) for key, item in value.items()}
     elif isinstance(value, (list, tuple)):
-        items = [as_json(item, frozen) for item in value]
+        items = [item if type(item) in _SCALARS else as_json(item, frozen) for item in value]
         return tuple(items) if frozen else items
     else:
         return value

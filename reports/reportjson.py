@@ -27,6 +27,8 @@ _OVERALL = frozenset({"ok", "warn", "critical", "unknown"})
 _SOURCES = frozenset({"default", "config", "env", "cli"})
 _UNITS = frozenset({"ms", "bytes", "count"})
 _STATUSES = frozenset({"ok", "missing", "malformed", "unreadable", "error", "skipped"})
+_LEAVES = frozenset({str, int, bool, type(None)})  # JSON values both serialisers print alike as they are
+_KEYS = frozenset({str})
 _OBJECTS = (dict, MappingProxyType)  # a report's evidence is kept as read-only views (Report.document(views=True))
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False).encode
 
@@ -148,14 +150,18 @@ def _finding(entry: Any) -> dict:
 
 
 def _plain(value: Any) -> Any:
-    """A JSON value that both serialisers print alike (tuples become lists, as in the model)."""
+    """A JSON value that both serialisers print alike (tuples become lists, as in the model).
+
+    Most values are leaves: each is taken where it stands, without a call.
+    """
     kind = type(value)
-    if kind in (str, int, bool) or value is None:
+    if kind in _LEAVES:
         return value
     if kind is float:
         return _float(value)
     if kind in _OBJECTS:
-        return {_text(key): _plain(item) for key, item in value.items()}
+        _need(_KEYS.issuperset(map(type, value)))
+        return {key: item if type(item) in _LEAVES else _plain(item) for key, item in value.items()}
     if kind in (list, tuple):
-        return [_plain(item) for item in value]
+        return [item if type(item) in _LEAVES else _plain(item) for item in value]
     raise _Slow

@@ -19,7 +19,7 @@ JS_LINE_TERMINATORS = "\n\r\u2028\u2029"
 
 def js_len(text: str) -> int:
     """String length as JavaScript counts it: UTF-16 code units."""
-    if text.isascii():
+    if text.isascii() or max(text) < "\U00010000":  # one unit a character (a lone surrogate too): no codec to load
         return len(text)
     # Two bytes per code unit; surrogatepass counts a lone surrogate as the one unit JS sees.
     return len(text.encode("utf-16-le", "surrogatepass")) // 2

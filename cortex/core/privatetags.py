@@ -31,7 +31,6 @@ OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 # attributes after whitespace.
 _W = JS_WS_CLASS
 _ASCII_TAG = rf"(?ai)<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>"
-_OPENING, _CLOSING = f"[{OPENING_BRACKETS}]", f"[{CLOSING_BRACKETS}]"
 _CLOSER_HEAD, _FOLDED_OPENER = r" */ *private(?: |\Z)", r" *private(?: [^<>]*)?\Z"
 
 _HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the end
@@ -103,6 +102,30 @@ def _is_folded_opener(body: str) -> bool:
     return compiled(_FOLDED_OPENER).match("".join(fold(ch) for ch in body)) is not None
 
 
+class _Brackets:
+    """Where the first of some bracket characters stands at or after a position: each character's last find is kept,
+    so a text scanned forward is searched once per character. What a search with the class of them did, without
+    compiling a class beyond Latin-1 (~2.7M instructions each, paid by any hot file holding `<!--` and an em dash).
+    """
+
+    __slots__ = ("text", "found")
+
+    def __init__(self, text: str, brackets: str) -> None:
+        self.text = text
+        self.found = [(bracket, 0, text.find(bracket)) for bracket in brackets]  # (bracket, from, first at/after it)
+
+    def first(self, start: int, stop: int | None = None) -> int:
+        """The first position in [start, stop) holding one of the brackets, or -1."""
+        best = -1
+        for index, (bracket, since, at) in enumerate(self.found):
+            if start < since or 0 <= at < start:  # not known from what was found before
+                at = self.text.find(bracket, start)
+                self.found[index] = (bracket, start, at)
+            if at >= 0 and (best < 0 or at < best):
+                best = at
+        return best if stop is None or best < stop else -1
+
+
 class TagScanner:
     """Classifies the tag candidates of one text; remembers the next closing bracket (linear time)."""
 
@@ -110,21 +133,26 @@ class TagScanner:
         self.text = text
         self.ascii = text.isascii()
         self._closing_at = -1  # the next closing bracket at or after the last position asked for
+        self._openings: _Brackets | None = None  # beyond ASCII, made when first needed
+        self._closings: _Brackets | None = None
 
-    def next_opening(self, start: int) -> int:
+    def next_opening(self, start: int, stop: int | None = None) -> int:
+        """The first opening bracket at or after `start` (and before `stop`), or -1."""
         if self.ascii:
-            return self.text.find("<", start)
-        match = compiled(_OPENING).search(self.text, start)
-        return match.start() if match else -1
+            return self.text.find("<", start, len(self.text) if stop is None else stop)
+        if self._openings is None:
+            self._openings = _Brackets(self.text, OPENING_BRACKETS)
+        return self._openings.first(start, stop)
 
     def _closing_after(self, position: int) -> int:
         if self._closing_at <= position and self._closing_at != len(self.text):
             if self.ascii:  # the one closing bracket ASCII holds
                 found = self.text.find(">", position + 1)
-                self._closing_at = found if found >= 0 else len(self.text)
             else:
-                match = compiled(_CLOSING).search(self.text, position + 1)
-                self._closing_at = match.start() if match else len(self.text)
+                if self._closings is None:
+                    self._closings = _Brackets(self.text, CLOSING_BRACKETS)
+                found = self._closings.first(position + 1)
+            self._closing_at = found if found >= 0 else len(self.text)
         return self._closing_at
 
     def classify(self, start: int) -> tuple[str | None, int]:
@@ -142,7 +170,6 @@ class TagScanner:
             if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
                 return OPEN, stop + 1
             return MALFORMED, start
-        if (stop < len(text) and compiled(_CLOSER_HEAD).match(head)
-                and compiled(_OPENING).search(text, start + 1, stop) is None):
+        if stop < len(text) and compiled(_CLOSER_HEAD).match(head) and self.next_opening(start + 1, stop) < 0:
             return CLOSE, stop + 1
         return None, start

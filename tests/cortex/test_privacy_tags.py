@@ -210,3 +210,18 @@ def test_a_span_crosses_the_messages_of_a_stream():
     assert parts == ["hi ", "", " bye", "later"]
     stream = PrivateStream()
     assert [stream.strip(t) for t in ("a <privately", "</private> b", "c")] == ["a ", "", ""]  # fail closed
+
+
+@settings(deadline=None)
+@given(text=st.text(st.sampled_from(OPENING_BRACKETS + CLOSING_BRACKETS + "ab é—\n")),
+       spans=st.lists(st.tuples(st.integers(0, 40), st.none() | st.integers(0, 40)), max_size=12),
+       closing=st.booleans())
+def test_the_bracket_finder_finds_what_the_class_search_finds(text, spans, closing):
+    """_Brackets.first, asked in any order, is the search with the class of its brackets (the first in [start, stop))."""
+    from cortex.core.privatetags import _Brackets
+
+    brackets = CLOSING_BRACKETS if closing else OPENING_BRACKETS
+    finder, pattern = _Brackets(text, brackets), re.compile(f"[{brackets}]")
+    for start, stop in spans:
+        match = pattern.search(text, start) if stop is None else pattern.search(text, start, stop)
+        assert finder.first(start, stop) == (match.start() if match else -1), (start, stop)

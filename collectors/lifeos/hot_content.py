@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collectors.evidence import EvidenceStatus, same_record
 from collectors.lifeos.hot_entry_text import Entry, shown, split_entry
-from collectors.lifeos.hot_memory import hot_file_text
 from collectors.lifeos.layout import Layout
 from cortex.core.jscompat import js_trim
 from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_ENTRIES, parse_memory_content, validate_entries
@@ -153,7 +152,7 @@ def _lines(judged: dict) -> list[int]:
 
 
 def read_file(label: str, path: str, layout: Layout) -> HotContentFile:
-    state, text = hot_file_text(path)
+    state, text = layout.hot_texts[path]
     if text is None:
         return HotContentFile(label, state)
     entries = numbered_entries(text)

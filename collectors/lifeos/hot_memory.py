@@ -74,7 +74,7 @@ class HotMemoryEvidence:
 
 def hot_file_text(path: str) -> tuple[FileState, str | None]:
     """The file's state and, when it is readable UTF-8, its text with private spans stripped (on the way in);
-    read by this collector and collectors.lifeos.hot_content alike."""
+    read once per audit for this collector and collectors.lifeos.hot_content alike (Layout.hot_texts)."""
     state = probe_file(path)
     if state.status is not EvidenceStatus.OK:
         return state, None
@@ -86,8 +86,7 @@ def hot_file_text(path: str) -> tuple[FileState, str | None]:
         return FileState(path, EvidenceStatus.UNREADABLE, str(error)), None
 
 
-def read_hot_file(label: str, path: str) -> HotFile:
-    state, text = hot_file_text(path)
+def read_hot_file(label: str, state: FileState, text: str | None) -> HotFile:
     if text is None:
         return HotFile(label, state)
     check = check_markers(text)
@@ -103,7 +102,7 @@ def read_hot_file(label: str, path: str) -> HotFile:
 
 
 def collect(layout: Layout) -> HotMemoryEvidence:
-    files = tuple(read_hot_file(label, path) for label, path in layout.hot_files)
+    files = tuple(read_hot_file(label, *layout.hot_texts[path]) for label, path in layout.hot_files)
     worst = next((f.file.status for f in files if f.file.status is not EvidenceStatus.OK), EvidenceStatus.OK)
     return HotMemoryEvidence(worst, files)
 

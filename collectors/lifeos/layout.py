@@ -78,6 +78,14 @@ class Layout(namedtuple("Layout", "root memory observability policy manifest hot
         return live_settings(self.root, self.environ)
 
     @cached_property
+    def hot_texts(self) -> dict:
+        """Each hot file's path -> (its FileState, its text or None), read once per audit: the hot_memory and
+        hot_content collectors judge one reading of it (collectors.lifeos.hot_memory.hot_file_text)."""
+        from collectors.lifeos.hot_memory import hot_file_text  # that module builds on this one
+
+        return {path: hot_file_text(path) for _label, path in self.hot_files}
+
+    @cached_property
     def review_config(self) -> dict:
         """The reviewer's memory-review.json, read once per audit for every collector that consults it."""
         return review_config(self.root)

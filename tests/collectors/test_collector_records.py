@@ -103,3 +103,16 @@ def test_reviewer_evidence_after_a_remembered_audit_matches_a_full_read(tmp_path
     with log.open("a") as handle:
         handle.write(jsonl([{"ts": TS, "runId": RUN, "ok": False, "error": "boom"}]))
     assert reviewer.collect(layout) == reviewer.collect(layout._replace(cursors=None)) != first
+
+
+def test_the_hot_collectors_judge_one_reading_of_each_hot_file(tmp_path):
+    """Layout.hot_texts reads each hot file once per audit: hot_memory and hot_content see the same text."""
+    from collectors.lifeos import hot_content, hot_memory
+
+    layout = Layout.for_root(str(copy_demo(tmp_path)))
+    label, path = layout.hot_files[0]
+    before = hot_memory.collect(layout).files[0]
+    with open(path, "a", encoding="utf-8") as handle:  # written between the two collectors
+        handle.write("PREFERENCE: an entry added after the first collector read the file\n")
+    assert hot_content.collect(layout).files[0].entries == before.valid_entries
+    assert hot_content.collect(Layout.for_root(layout.root)).files[0].entries == before.valid_entries + 1

@@ -137,7 +137,7 @@ def _threshold(entry: Any) -> dict:
 def _evidence(entry: Any) -> dict:
     _need(type(entry) in _OBJECTS and entry.get("status") in _STATUSES and type(entry["status"]) is str)
     out = {"status": entry["status"]}
-    out.update((_text(key), _plain(value)) for key, value in entry.items() if key != "status")
+    out.update(_plain(entry))  # the other keys in their order after it (status keeps its place and value)
     return out
 
 

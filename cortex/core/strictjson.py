@@ -96,11 +96,20 @@ def _encodable(text: str) -> bool:
     return True
 
 
+_STRICT = dict(parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys)
+_DECODER = json.JSONDecoder(**_STRICT)  # json.loads with these would build one (and its scanner) per call
+
+
+def _loads(text: str):
+    if type(text) is str and not text.startswith("\ufeff"):
+        return _DECODER.decode(text)
+    return json.loads(text, **_STRICT)  # bytes, or a BOM: json.loads's own handling and message
+
+
 def decode(text: str):
     """The value of `text`, or StrictJSONError naming what is wrong."""
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float,
-                           object_pairs_hook=_unique_keys)
+        value = _loads(text)
     except StrictJSONError:
         raise
     except json.JSONDecodeError as error:

@@ -102,28 +102,24 @@ def _is_folded_opener(body: str) -> bool:
     return compiled(_FOLDED_OPENER).match("".join(fold(ch) for ch in body)) is not None
 
 
-class _Brackets:
-    """Where the first of some bracket characters stands at or after a position: each character's last find is kept,
-    so a text scanned forward is searched once per character. What a search with the class of them did, without
-    compiling a class beyond Latin-1 (~2.7M instructions each, paid by any hot file holding `<!--` and an em dash).
-    """
+# A class of brackets beyond Latin-1 costs ~2.7M instructions to compile (paid by any hot file holding `<!--` and an
+# em dash): str.find per bracket instead, each bracket's last find kept ([bracket, from, first at/after it or -1]),
+# so a text scanned forward is searched once per bracket. Functions, not a class: a class costs every importer.
+def _brackets(text: str, brackets: str) -> list[list]:
+    return [[bracket, 0, text.find(bracket)] for bracket in brackets]
 
-    __slots__ = ("text", "found")
 
-    def __init__(self, text: str, brackets: str) -> None:
-        self.text = text
-        self.found = [(bracket, 0, text.find(bracket)) for bracket in brackets]  # (bracket, from, first at/after it)
-
-    def first(self, start: int, stop: int | None = None) -> int:
-        """The first position in [start, stop) holding one of the brackets, or -1."""
-        best = -1
-        for index, (bracket, since, at) in enumerate(self.found):
-            if start < since or 0 <= at < start:  # not known from what was found before
-                at = self.text.find(bracket, start)
-                self.found[index] = (bracket, start, at)
-            if at >= 0 and (best < 0 or at < best):
-                best = at
-        return best if stop is None or best < stop else -1
+def _first(text: str, found: list[list], start: int, stop: int | None = None) -> int:
+    """The first position in [start, stop) holding one of the brackets, or -1 (a class search's answer)."""
+    best = -1
+    for item in found:
+        bracket, since, at = item
+        if start < since or 0 <= at < start:  # not known from what was found before
+            at = item[2] = text.find(bracket, start)
+            item[1] = start
+        if at >= 0 and (best < 0 or at < best):
+            best = at
+    return best if stop is None or best < stop else -1
 
 
 class TagScanner:
@@ -133,16 +129,15 @@ class TagScanner:
         self.text = text
         self.ascii = text.isascii()
         self._closing_at = -1  # the next closing bracket at or after the last position asked for
-        self._openings: _Brackets | None = None  # beyond ASCII, made when first needed
-        self._closings: _Brackets | None = None
+        self._openings = self._closings = None  # beyond ASCII: made when first needed (_brackets)
 
     def next_opening(self, start: int, stop: int | None = None) -> int:
         """The first opening bracket at or after `start` (and before `stop`), or -1."""
         if self.ascii:
-            return self.text.find("<", start, len(self.text) if stop is None else stop)
+            return self.text.find("<", start) if stop is None else self.text.find("<", start, stop)
         if self._openings is None:
-            self._openings = _Brackets(self.text, OPENING_BRACKETS)
-        return self._openings.first(start, stop)
+            self._openings = _brackets(self.text, OPENING_BRACKETS)
+        return _first(self.text, self._openings, start, stop)
 
     def _closing_after(self, position: int) -> int:
         if self._closing_at <= position and self._closing_at != len(self.text):
@@ -150,8 +145,8 @@ class TagScanner:
                 found = self.text.find(">", position + 1)
             else:
                 if self._closings is None:
-                    self._closings = _Brackets(self.text, CLOSING_BRACKETS)
-                found = self._closings.first(position + 1)
+                    self._closings = _brackets(self.text, CLOSING_BRACKETS)
+                found = _first(self.text, self._closings, position + 1)
             self._closing_at = found if found >= 0 else len(self.text)
         return self._closing_at
 

@@ -217,11 +217,11 @@ def test_a_span_crosses_the_messages_of_a_stream():
        spans=st.lists(st.tuples(st.integers(0, 40), st.none() | st.integers(0, 40)), max_size=12),
        closing=st.booleans())
 def test_the_bracket_finder_finds_what_the_class_search_finds(text, spans, closing):
-    """_Brackets.first, asked in any order, is the search with the class of its brackets (the first in [start, stop))."""
-    from cortex.core.privatetags import _Brackets
+    """_first, asked in any order, is the search with the class of its brackets (the first in [start, stop))."""
+    from cortex.core.privatetags import _brackets, _first
 
     brackets = CLOSING_BRACKETS if closing else OPENING_BRACKETS
-    finder, pattern = _Brackets(text, brackets), re.compile(f"[{brackets}]")
+    found, pattern = _brackets(text, brackets), re.compile(f"[{brackets}]")
     for start, stop in spans:
         match = pattern.search(text, start) if stop is None else pattern.search(text, start, stop)
-        assert finder.first(start, stop) == (match.start() if match else -1), (start, stop)
+        assert _first(text, found, start, stop) == (match.start() if match else -1), (start, stop)

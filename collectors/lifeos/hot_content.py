@@ -16,7 +16,11 @@ from collectors.evidence import EvidenceStatus, same_record
 from collectors.lifeos.hot_entry_text import Entry, shown, split_entry
 from collectors.lifeos.layout import Layout
 from cortex.core.jscompat import js_trim
-from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_ENTRIES, parse_memory_content, validate_entries
+from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_ENTRIES
+
+TYPE_CHECKING = False  # annotations only
+if TYPE_CHECKING:
+    from cortex.hot.hotmemory import ParsedMemoryFile
 
 MAX_SHOWN = 5  # flagged entries listed per kind and file (evidence goes into every health-log line)
 MAX_DATED = 10
@@ -87,9 +91,8 @@ class HotContentEvidence:
     __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-def numbered_entries(text: str) -> list[tuple[int, str]]:
-    """The parser's entries, each as (the 1-based line it first appears on, its text)."""
-    parsed = parse_memory_content(text)
+def numbered_entries(text: str, parsed: ParsedMemoryFile) -> list[tuple[int, str]]:
+    """The parser's entries (`parsed`, of `text`), each as (the 1-based line it first appears on, its text)."""
     offset = parsed.frontmatter.count("\n")
     lines: dict[str, int] = {}
     for number, line in enumerate(text.split("\n")[offset:], offset + 1):
@@ -153,11 +156,11 @@ def _lines(judged: dict) -> list[int]:
 
 
 def read_file(label: str, path: str, layout: Layout) -> HotContentFile:
-    state, text = layout.hot_texts[path]
+    state, text, parsed, validation = layout.hot_texts[path]
     if text is None:
         return HotContentFile(label, state)
-    entries = numbered_entries(text)
-    valid = len(validate_entries([entry for _line, entry in entries]).accepted)  # what counts against the cap
+    entries = numbered_entries(text, parsed)
+    valid = len(validation.accepted)  # what counts against the cap
     trend = ()
     if valid >= CONSOLIDATE_AT:
         from collectors.lifeos.hot_trend import entry_trend

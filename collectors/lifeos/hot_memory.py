@@ -11,7 +11,8 @@ from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import clip
 from cortex.hot.hotinput import hot_text
-from cortex.hot.hotmemory import check_markers, read_diagnostics
+from cortex.hot.hotmemory import check_markers, parse_memory_content, validate_entries
+from cortex.hot.hotmemory import diagnostics as hot_diagnostics
 from cortex.core.safeio import UnsafeFile, read_bounded
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from collectors.metric import Metric, json_object
@@ -74,7 +75,8 @@ class HotMemoryEvidence:
 
 def hot_file_text(path: str) -> tuple[FileState, str | None]:
     """The file's state and, when it is readable UTF-8, its text with private spans stripped (on the way in);
-    read once per audit for this collector and collectors.lifeos.hot_content alike (Layout.hot_texts)."""
+    read once per audit, with its parse, for this collector and collectors.lifeos.hot_content alike
+    (Layout.hot_texts)."""
     state = probe_file(path)
     if state.status is not EvidenceStatus.OK:
         return state, None
@@ -86,11 +88,20 @@ def hot_file_text(path: str) -> tuple[FileState, str | None]:
         return FileState(path, EvidenceStatus.UNREADABLE, str(error)), None
 
 
-def read_hot_file(label: str, state: FileState, text: str | None) -> HotFile:
+def read_hot_text(path: str) -> tuple:
+    """(state, text, parse, validated entries) of one hot file, (state, None, None, None) when it cannot be read."""
+    state, text = hot_file_text(path)
+    if text is None:
+        return state, None, None, None
+    parsed = parse_memory_content(text)
+    return state, text, parsed, validate_entries(parsed.entries)
+
+
+def read_hot_file(label: str, state: FileState, text: str | None, parsed, validation) -> HotFile:
     if text is None:
         return HotFile(label, state)
     check = check_markers(text)
-    diagnostics = read_diagnostics(text)
+    diagnostics = hot_diagnostics(parsed, validation)
     dropped = [row for row in diagnostics["dropped_invalid"] if row["reason"] != "unparsed"]
     unparsed = [row for row in diagnostics["dropped_invalid"] if row["reason"] == "unparsed"]
     return HotFile(

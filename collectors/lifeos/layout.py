@@ -79,11 +79,12 @@ class Layout(namedtuple("Layout", "root memory observability policy manifest hot
 
     @cached_property
     def hot_texts(self) -> dict:
-        """Each hot file's path -> (its FileState, its text or None), read once per audit: the hot_memory and
-        hot_content collectors judge one reading of it (collectors.lifeos.hot_memory.hot_file_text)."""
-        from collectors.lifeos.hot_memory import hot_file_text  # that module builds on this one
+        """Each hot file's path -> (its FileState, text, parse, validated entries; the last three None when it cannot
+        be read), read once per audit: the hot_memory and hot_content collectors judge one reading of it
+        (collectors.lifeos.hot_memory.read_hot_text)."""
+        from collectors.lifeos.hot_memory import read_hot_text  # that module builds on this one
 
-        return {path: hot_file_text(path) for _label, path in self.hot_files}
+        return {path: read_hot_text(path) for _label, path in self.hot_files}
 
     @cached_property
     def review_config(self) -> dict:

@@ -18,7 +18,7 @@ import sys
 from cortex.core import gcpause
 from cortex.core.safeio import write_quietly
 from health.commands import COMMANDS
-from health.commands.base import Call, Command
+from health.commands.base import Call, Command, end
 
 TYPE_CHECKING = False  # typing and collections.abc cost milliseconds the status line does not have
 if TYPE_CHECKING:
@@ -209,34 +209,12 @@ def dispatch(argv: Sequence[str]) -> int:
     return run(argv)
 
 
-# Commands that end through the interpreter's teardown: `serve` lives for hours (its teardown is nothing beside
-# that) and its refresher thread may be publishing when it stops.
-TEARDOWN = frozenset({"serve"})
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """The console script (no argv: sys.argv's, and the process ends here) or an in-process caller (returns the code)."""
+    """The console script (no argv: the process ends here, health.commands.base.end) or an in-process caller."""
     gcpause.pause()  # resumed once the command's code is loaded (dispatch, check)
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         code = dispatch(args)
     finally:
         gcpause.resume()  # never left paused for a caller that goes on
-    if argv is not None:
-        return code
-    if not (args and args[0] in TEARDOWN) and _flushed():
-        # The program ends at once, its output written and flushed, as `cortex` does: the interpreter's teardown
-        # frees every module and object one by one (~5M instructions of an audit). Our own writes are complete
-        # (fsynced where they must be) when they return, no code registers an exit handler, and the gate's detached
-        # child leaves through its own os._exit.
-        os._exit(code)
-    sys.exit(code)  # a stream that would not flush: the interpreter reports it as it always did
-
-
-def _flushed() -> bool:
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        return True
-    except (AttributeError, OSError, ValueError):
-        return False
+    return code if argv is not None else end(code, args)

@@ -1,19 +1,15 @@
 """Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
 
-Called through the check list (health.judge.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
-this module only reads each file safely and keeps counts plus a bounded list of the
-entries the next curation write would silently drop, and of the lines of the entry block that
-are not entries at all (hand edits: their line and the rule they break, never their text).
+Called through the check list (health.judge.checks). Parsing is cortex.hot.hotmemory's (the one shared parser), on
+the one reading of each file the audit makes (collectors.readers.hotfile, Layout.hot_texts); this module keeps
+counts plus a bounded list of the entries the next curation write would silently drop, and of the lines of the
+entry block that are not entries at all (hand edits: their line and the rule they break, never their text).
 """
 from __future__ import annotations
 
-from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import clip
-from cortex.hot.hotinput import hot_text
-from cortex.hot.hotmemory import check_markers, parse_memory_content, validate_entries
-from cortex.hot.hotmemory import diagnostics as hot_diagnostics
-from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.hot.hotmemory import check_markers, diagnostics as hot_diagnostics
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from collectors.metric import Metric, json_object
 from cortex.core.numbers import finite_number
@@ -25,7 +21,6 @@ if TYPE_CHECKING:
 
     from collectors.metric import Limit
 
-MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
 
 
@@ -71,30 +66,6 @@ class HotMemoryEvidence:
 
     def __init__(self, status, files) -> None:
         self.status, self.files = status, files
-
-
-def hot_file_text(path: str) -> tuple[FileState, str | None]:
-    """The file's state and, when it is readable UTF-8, its text with private spans stripped (on the way in);
-    read once per audit, with its parse, for this collector and collectors.lifeos.hot_content alike
-    (Layout.hot_texts)."""
-    state = probe_file(path)
-    if state.status is not EvidenceStatus.OK:
-        return state, None
-    try:
-        return state, hot_text(read_bounded(path, MAX_HOT_BYTES))
-    except UnicodeDecodeError as error:
-        return FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"), None
-    except (UnsafeFile, OSError) as error:
-        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), None
-
-
-def read_hot_text(path: str) -> tuple:
-    """(state, text, parse, validated entries) of one hot file, (state, None, None, None) when it cannot be read."""
-    state, text = hot_file_text(path)
-    if text is None:
-        return state, None, None, None
-    parsed = parse_memory_content(text)
-    return state, text, parsed, validate_entries(parsed.entries)
 
 
 def read_hot_file(label: str, state: FileState, text: str | None, parsed, validation) -> HotFile:

@@ -81,8 +81,8 @@ class Layout(namedtuple("Layout", "root memory observability policy manifest hot
     def hot_texts(self) -> dict:
         """Each hot file's path -> (its FileState, text, parse, validated entries; the last three None when it cannot
         be read), read once per audit: the hot_memory and hot_content collectors judge one reading of it
-        (collectors.lifeos.hot_memory.read_hot_text)."""
-        from collectors.lifeos.hot_memory import read_hot_text  # that module builds on this one
+        (collectors.readers.hotfile)."""
+        from collectors.readers.hotfile import read_hot_text  # the hot-memory parser: only the hot collectors need it
 
         return {path: read_hot_text(path) for _label, path in self.hot_files}
 

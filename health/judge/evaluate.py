@@ -46,10 +46,7 @@ def placed(findings: Iterable[Finding], collector: str | None, checks: Sequence[
         place = placed_checks.get(check.key)
         if place is None:
             place = placed_checks[check.key] = check._replace(collector=collector)
-        # finding._replace(entry=entry._replace(check=place)), built directly: two _replace calls a finding were a
-        # fifth of the evaluation
-        yield Finding(finding.id, finding.severity, finding.message, finding.detail,
-                      Match(place, entry.problem, entry.label))
+        yield finding.with_entry(Match(place, entry.problem, entry.label))  # not two _replace: a fifth of the evaluation
 
 
 def outcome(finding: Finding) -> Finding:

@@ -18,12 +18,12 @@ import sys
 from cortex.core import gcpause
 from cortex.core.safeio import write_quietly
 from health.commands import COMMANDS
-from health.commands.base import Call, Command
+from health.commands.base import Call, Command, end
 
 TYPE_CHECKING = False  # typing and collections.abc cost milliseconds the status line does not have
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
-    from typing import NoReturn, TextIO
+    from typing import TextIO
 
     from health.options import Output
     from health.run import Options
@@ -52,9 +52,9 @@ def fail(reason: str, stdout: TextIO, stderr: TextIO, root: str | None = None, *
 
 def _json_text(report: Report) -> str:
     try:
-        from reports.reportjson import report_json
+        from reports.reportjson import report_text
 
-        return report_json(report.document())
+        return report_text(report)
     except Exception:  # noqa: BLE001 - even a broken report model must not produce a traceback
         import json
 
@@ -209,10 +209,12 @@ def dispatch(argv: Sequence[str]) -> int:
     return run(argv)
 
 
-def main() -> NoReturn:
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console script (no argv: the process ends here, health.commands.base.end) or an in-process caller."""
     gcpause.pause()  # resumed once the command's code is loaded (dispatch, check)
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        code = dispatch(sys.argv[1:])
+        code = dispatch(args)
     finally:
         gcpause.resume()  # never left paused for a caller that goes on
-    sys.exit(code)
+    return code if argv is not None else end(code, args)

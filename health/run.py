@@ -95,11 +95,11 @@ def publish(run: Audit, options: Options, environ: Mapping[str, str] | None = No
     if options.report_path is None and options.prometheus_textfile is None and options.no_write and not options.otlp:
         return report  # nothing to write: the writer and its lock stay unloaded (--no-write, CI)
     from health.publish import append_line
-    from reports.reportjson import report_json
+    from reports.reportjson import report_text
 
     if options.report_path is not None:
         run, report = write_copy_or_finding(run, report, options.report_path,
-                                            lambda value: report_json(value.document()) + "\n", "Report",
+                                            lambda value: report_text(value) + "\n", "Report",
                                             REPORT_PATH_REFUSED, REPORT_WRITE_FAILED)
     if options.prometheus_textfile is not None:
         run, report = write_copy_or_finding(run, report, options.prometheus_textfile, prometheus_text,
@@ -108,7 +108,7 @@ def publish(run: Audit, options: Options, environ: Mapping[str, str] | None = No
     if options.otlp:
         run, report = otlp_export(run, report, os.environ if environ is None else environ, stderr)
     if not options.no_write:
-        failure = append_line(run.layout, report_json(report.document()))
+        failure = append_line(run.layout, report_text(report))
         if failure:
             run = with_finding(run, HEALTH_LOG_APPEND_FAILED.at(
                 message=f"Report not appended to the health log: {failure}.", path=run.layout.health_log,

@@ -11,7 +11,7 @@ from collectors.evidence import as_json
 from cortex import __version__ as RELEASE
 from cortex.core.timestamps import iso_from_ms
 from thresholds.clock import Clock
-from reports.report import SCHEMA_ID, Counts, Finding, Passed, Report, Threshold, frozen
+from reports.report import SCHEMA_ID, Counts, Finding, Passed, Report, Threshold
 from reports.vocabulary import Assessment, Overall, Severity
 from thresholds.sources import EffectiveThresholds
 
@@ -38,8 +38,8 @@ def build_report(*, assessment: Assessment, evidence: Mapping[str, Any], thresho
         overall=assessment.overall.value,
         counts=Counts(**assessment.counts()),
         thresholds=threshold_rows(thresholds),
-        evidence=MappingProxyType({name: frozen(as_json(item)) for name, item in evidence.items()}),
-        findings=tuple(Finding(f.id, f.severity.value, f.message, frozen(as_json(f.detail)), f.entry)
+        evidence=MappingProxyType({name: as_json(item, frozen=True) for name, item in evidence.items()}),
+        findings=tuple(Finding(f.id, f.severity.value, f.message, as_json(f.detail, frozen=True), f.entry)
                        for f in assessment.findings if f.severity is not Severity.OK),
         passed=tuple(Passed(f.id, f.entry) for f in assessment.findings if f.severity is Severity.OK),
         root=root,

@@ -119,15 +119,19 @@ class Report(namedtuple("Report", _FIELDS, defaults=(None,))):
         """Collectors left out by --only/--skip, in report order: never counted as ok."""
         return tuple(name for name in self.evidence if self.status(name) == "skipped")
 
-    def document(self) -> dict[str, Any]:
-        """The plain JSON data of this report, keys in the published order (reports.schema.HealthReport)."""
+    def document(self, *, views: bool = False) -> dict[str, Any]:
+        """The plain JSON data of this report, keys in the published order (reports.schema.HealthReport).
+
+        `views`: the evidence as it is kept (read-only views, tuples), not copied out: for reports.reportjson, whose
+        checks copy it anyway.
+        """
         return {
             "schema": SCHEMA_ID,
             "ts": self.ts,
             "overall": self.overall,
             "counts": self.counts._asdict(),
             "thresholds": {item.name: item.entry() for item in self.thresholds},
-            "evidence": plain(self.evidence),
+            "evidence": self.evidence if views else plain(self.evidence),
             "findings": [item.document() for item in self.findings],
             "ok_summary": list(self.ok_summary),
             "root": self.root,

@@ -9,11 +9,16 @@ tests/reports/test_report_json.py proves the two agree, so the published schema 
 from __future__ import annotations
 
 from cortex.core.hookjson import encoder
+
 from reports.report import SCHEMA_ID
+
+MappingProxyType = type(type.__dict__)  # types.MappingProxyType itself: the types module costs the audit ~0.6M instructions
 
 TYPE_CHECKING = False  # typing costs every audit ~2 ms; these names are only annotations
 if TYPE_CHECKING:
     from typing import Any
+
+    from reports.report import Report
 
 _TOP = ("schema", "ts", "overall", "counts", "thresholds", "evidence", "findings", "ok_summary", "root",
         "duration_ms", "reason")
@@ -23,22 +28,44 @@ _UNITS = frozenset({"ms", "bytes", "count"})
 _STATUSES = frozenset({"ok", "missing", "malformed", "unreadable", "error", "skipped"})
 _ENCODE = encoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False)
 _HEX = "0123456789abcdef"
+_LEAVES = frozenset({str, int, bool, type(None)})  # JSON values both serialisers print alike as they are
+_KEYS = frozenset({str})
+_OBJECTS = (dict, MappingProxyType)  # a report's evidence is kept as read-only views (Report.document(views=True))
 
 
 class _Slow(Exception):
     """The document needs the pydantic model (coercion, an error, or a float the serialisers print differently)."""
 
 
+_MODEL = (_Slow, UnicodeEncodeError, ValueError, TypeError, KeyError, AttributeError)  # the model's to write
+
+
 def report_json(document: dict[str, Any]) -> str:
     """The compact JSON of a validated report: stdout and the memory-health.jsonl line."""
     try:
-        text = _ENCODE(_ordered(document))
-        text.encode("utf-8")  # a lone surrogate: let the model say what it says
-        return text
-    except (_Slow, UnicodeEncodeError, ValueError, TypeError, KeyError, AttributeError):
-        from reports.schema import report_json as validated
+        return _written(document)
+    except _MODEL:
+        return _validated(document)
 
-        return validated(document)
+
+def report_text(report: Report) -> str:
+    """report_json(report.document()), the evidence read where the report keeps it rather than copied out first."""
+    try:
+        return _written(report.document(views=True))
+    except _MODEL:
+        return _validated(report.document())
+
+
+def _written(document: dict[str, Any]) -> str:
+    text = _ENCODE(_ordered(document))
+    text.encode("utf-8")  # a lone surrogate: let the model say what it says
+    return text
+
+
+def _validated(document: dict[str, Any]) -> str:
+    from reports.schema import report_json as validated
+
+    return validated(document)
 
 
 def _need(condition: bool) -> None:
@@ -78,7 +105,7 @@ def _ordered(doc: Any) -> dict[str, Any]:
 
 
 def _mapping(value: Any) -> dict:
-    _need(type(value) is dict)
+    _need(type(value) in _OBJECTS)
     return value
 
 
@@ -104,9 +131,9 @@ def _threshold(entry: Any) -> dict:
 
 
 def _evidence(entry: Any) -> dict:
-    _need(type(entry) is dict and entry.get("status") in _STATUSES and type(entry["status"]) is str)
+    _need(type(entry) in _OBJECTS and entry.get("status") in _STATUSES and type(entry["status"]) is str)
     out = {"status": entry["status"]}
-    out.update((_text(key), _plain(value)) for key, value in entry.items() if key != "status")
+    out.update(_plain(entry))  # the other keys in their order after it (status keeps its place and value)
     return out
 
 
@@ -119,14 +146,18 @@ def _finding(entry: Any) -> dict:
 
 
 def _plain(value: Any) -> Any:
-    """A JSON value that both serialisers print alike (tuples become lists, as in the model)."""
+    """A JSON value that both serialisers print alike (tuples become lists, as in the model).
+
+    Most values are leaves: each is taken where it stands, without a call.
+    """
     kind = type(value)
-    if kind in (str, int, bool) or value is None:
+    if kind in _LEAVES:
         return value
     if kind is float:
         return _float(value)
-    if kind is dict:
-        return {_text(key): _plain(item) for key, item in value.items()}
+    if kind in _OBJECTS:
+        _need(_KEYS.issuperset(map(type, value)))
+        return {key: item if type(item) in _LEAVES else _plain(item) for key, item in value.items()}
     if kind in (list, tuple):
-        return [_plain(item) for item in value]
+        return [item if type(item) in _LEAVES else _plain(item) for item in value]
     raise _Slow

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collectors.evidence import EvidenceStatus, same_record
 from collectors.lifeos.hot_entry_text import Entry, shown, split_entry
-from collectors.lifeos.hot_memory import hot_file_text
 from collectors.lifeos.layout import Layout
 from cortex.core.jscompat import js_trim
-from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_ENTRIES, parse_memory_content, validate_entries
+from cortex.hot.hotmemory import CONSOLIDATE_AT, MAX_ENTRIES
+
+TYPE_CHECKING = False  # annotations only
+if TYPE_CHECKING:
+    from cortex.hot.hotmemory import ParsedMemoryFile
 
 MAX_SHOWN = 5  # flagged entries listed per kind and file (evidence goes into every health-log line)
 MAX_DATED = 10
@@ -88,14 +91,13 @@ class HotContentEvidence:
     __eq__ = same_record  # compared field by field (resumed evidence against a full read)
 
 
-def numbered_entries(text: str) -> list[Entry]:
-    """The parser's entries, each with the 1-based line it first appears on."""
-    parsed = parse_memory_content(text)
+def numbered_entries(text: str, parsed: ParsedMemoryFile) -> list[tuple[int, str]]:
+    """The parser's entries (`parsed`, of `text`), each as (the 1-based line it first appears on, its text)."""
     offset = parsed.frontmatter.count("\n")
     lines: dict[str, int] = {}
     for number, line in enumerate(text.split("\n")[offset:], offset + 1):
         lines.setdefault(js_trim(line), number)
-    return [split_entry(lines.get(entry, 0), entry) for entry in parsed.entries]
+    return [(lines.get(entry, 0), entry) for entry in parsed.entries]
 
 
 def verdicts(entries: list[Entry]) -> dict:
@@ -121,9 +123,9 @@ def verdicts(entries: list[Entry]) -> dict:
     return judged
 
 
-def judged_fields(judged: dict, entries: list[Entry]) -> dict:
+def judged_fields(judged: dict, entries: list[tuple[int, str]]) -> dict:
     """The evidence fields of the verdicts, each entry shown from the file as read now."""
-    text = {entry.line: entry.text for entry in entries}
+    text = dict(entries)
 
     def flags(kind: str) -> Flags:
         total, rows = judged[kind]
@@ -134,15 +136,16 @@ def judged_fields(judged: dict, entries: list[Entry]) -> dict:
                 dated=tuple(Dated(line, shown(text.get(line, "")), tuple(named)) for line, named in judged["dated"]))
 
 
-def judge_file(path: str, text: str, entries: list[Entry], cursors: str | None) -> dict:
-    """The verdicts from the memo when it knows this text, else from the detectors (and then remembered)."""
+def judge_file(path: str, text: str, entries: list[tuple[int, str]], cursors: str | None) -> dict:
+    """The verdicts from the memo when it knows this text, else from the detectors (and then remembered): only they
+    need the entries taken apart (collectors.lifeos.hot_entry_text.split_entry)."""
     from collectors.lifeos import hot_content_memo as memo
 
     key, where = memo.memo_key(text), memo.where(cursors, path)
     judged = memo.load(where, path, key)
-    known = {entry.line for entry in entries}
+    known = {line for line, _text in entries}
     if judged is None or any(line not in known for line in _lines(judged)):
-        judged = verdicts(entries)
+        judged = verdicts([split_entry(line, entry) for line, entry in entries])
         memo.save(where, path, key, judged)
     return judged_fields(judged, entries)
 
@@ -153,11 +156,11 @@ def _lines(judged: dict) -> list[int]:
 
 
 def read_file(label: str, path: str, layout: Layout) -> HotContentFile:
-    state, text = hot_file_text(path)
+    state, text, parsed, validation = layout.hot_texts[path]
     if text is None:
         return HotContentFile(label, state)
-    entries = numbered_entries(text)
-    valid = len(validate_entries([entry.text for entry in entries]).accepted)  # what counts against the cap
+    entries = numbered_entries(text, parsed)
+    valid = len(validation.accepted)  # what counts against the cap
     trend = ()
     if valid >= CONSOLIDATE_AT:
         from collectors.lifeos.hot_trend import entry_trend

@@ -1,18 +1,15 @@
 """Collect stage: hot-memory evidence for PRINCIPAL_MEMORY.md and DA_MEMORY.md.
 
-Called through the check list (health.judge.checks). Parsing is cortex.hot.hotmemory's (the one shared parser);
-this module only reads each file safely and keeps counts plus a bounded list of the
-entries the next curation write would silently drop, and of the lines of the entry block that
-are not entries at all (hand edits: their line and the rule they break, never their text).
+Called through the check list (health.judge.checks). Parsing is cortex.hot.hotmemory's (the one shared parser), on
+the one reading of each file the audit makes (collectors.readers.hotfile, Layout.hot_texts); this module keeps
+counts plus a bounded list of the entries the next curation write would silently drop, and of the lines of the
+entry block that are not entries at all (hand edits: their line and the rule they break, never their text).
 """
 from __future__ import annotations
 
-from collectors.readers.fsprobe import probe_file
 from collectors.lifeos.layout import Layout
 from collectors.readers.text import clip
-from cortex.hot.hotinput import hot_text
-from cortex.hot.hotmemory import check_markers, read_diagnostics
-from cortex.core.safeio import UnsafeFile, read_bounded
+from cortex.hot.hotmemory import check_markers, diagnostics as hot_diagnostics
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
 from collectors.metric import Metric, json_object
 from cortex.core.numbers import finite_number
@@ -24,7 +21,6 @@ if TYPE_CHECKING:
 
     from collectors.metric import Limit
 
-MAX_HOT_BYTES = 1 << 20
 MAX_DROPPED_LISTED = 10
 
 
@@ -72,26 +68,11 @@ class HotMemoryEvidence:
         self.status, self.files = status, files
 
 
-def hot_file_text(path: str) -> tuple[FileState, str | None]:
-    """The file's state and, when it is readable UTF-8, its text with private spans stripped (on the way in);
-    read by this collector and collectors.lifeos.hot_content alike."""
-    state = probe_file(path)
-    if state.status is not EvidenceStatus.OK:
-        return state, None
-    try:
-        return state, hot_text(read_bounded(path, MAX_HOT_BYTES))
-    except UnicodeDecodeError as error:
-        return FileState(path, EvidenceStatus.UNREADABLE, f"invalid UTF-8 at byte {error.start}"), None
-    except (UnsafeFile, OSError) as error:
-        return FileState(path, EvidenceStatus.UNREADABLE, str(error)), None
-
-
-def read_hot_file(label: str, path: str) -> HotFile:
-    state, text = hot_file_text(path)
+def read_hot_file(label: str, state: FileState, text: str | None, parsed, validation) -> HotFile:
     if text is None:
         return HotFile(label, state)
     check = check_markers(text)
-    diagnostics = read_diagnostics(text)
+    diagnostics = hot_diagnostics(parsed, validation)
     dropped = [row for row in diagnostics["dropped_invalid"] if row["reason"] != "unparsed"]
     unparsed = [row for row in diagnostics["dropped_invalid"] if row["reason"] == "unparsed"]
     return HotFile(
@@ -103,7 +84,7 @@ def read_hot_file(label: str, path: str) -> HotFile:
 
 
 def collect(layout: Layout) -> HotMemoryEvidence:
-    files = tuple(read_hot_file(label, path) for label, path in layout.hot_files)
+    files = tuple(read_hot_file(label, *layout.hot_texts[path]) for label, path in layout.hot_files)
     worst = next((f.file.status for f in files if f.file.status is not EvidenceStatus.OK), EvidenceStatus.OK)
     return HotMemoryEvidence(worst, files)
 

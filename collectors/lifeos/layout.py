@@ -96,6 +96,15 @@ class Layout(namedtuple("Layout", "root memory observability policy manifest hot
         return live_settings(self.root, self.environ)
 
     @_Once
+    def hot_texts(self) -> dict:
+        """Each hot file's path -> (its FileState, text, parse, validated entries; the last three None when it cannot
+        be read), read once per audit: the hot_memory and hot_content collectors judge one reading of it
+        (collectors.readers.hotfile)."""
+        from collectors.readers.hotfile import read_hot_text  # the hot-memory parser: only the hot collectors need it
+
+        return {path: read_hot_text(path) for _label, path in self.hot_files}
+
+    @_Once
     def review_config(self) -> dict:
         """The reviewer's memory-review.json, read once per audit for every collector that consults it."""
         return review_config(self.root)

@@ -24,8 +24,13 @@ MAX_CURSOR_BYTES = 8 << 20  # an aggregate bigger than this is not remembered (t
 
 
 def cursor_path(folder: str, log: str, key: str, max_line_bytes: int, suffix: str = ".json") -> str:
-    """The file in `folder` remembering (log, key) ("*.json" cursors; collectors.readers.tailstamps keeps "*.stamps")."""
-    name = blake2b(f"{FORMAT}\0{os.path.realpath(log)}\0{key}\0{max_line_bytes}".encode(
+    """The file in `folder` remembering (log, key) ("*.json" cursors; collectors.readers.tailstamps keeps "*.stamps").
+
+    Named by the absolute path as given, not resolved (a realpath costs an lstat per name of it): every memo checks
+    the path it was written for and what it summarises (inode, digests, listing, text), and `folder` is already the
+    real memory root's, so a path reached through another alias only keeps a memo of its own.
+    """
+    name = blake2b(f"{FORMAT}\0{os.path.abspath(log)}\0{key}\0{max_line_bytes}".encode(
         "utf-8", "surrogateescape"), digest_size=16).hexdigest()
     return os.path.join(folder, name + suffix)
 

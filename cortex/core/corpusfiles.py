@@ -34,7 +34,9 @@ _FORBIDDEN_TEXT = "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]"
 def _checked_realpath(path: str, root_real: str) -> str:
     if os.path.islink(path):
         raise IntegrityError(f"Canonical path is a symlink: {path}").at(file=path, rule="symlink")
-    real = os.path.realpath(path)
+    # The real root itself, or a name in it that is no symlink, is its own realpath (an lstat per name spared).
+    parent, name = os.path.split(path)
+    real = path if path == root_real or (parent == root_real and name not in ("", ".", "..")) else os.path.realpath(path)
     if not is_within(root_real, real):
         raise IntegrityError(f"Canonical path escapes root: {path}").at(file=path, rule="escape")
     return real
@@ -57,8 +59,7 @@ def pin_canonical_root(root: str) -> str:
 def _files_under(top: str, corpus_root: str) -> list[str]:
     if not os.path.exists(top):
         return []
-    corpus_real = os.path.realpath(corpus_root)
-    top_real = _checked_realpath(top, corpus_real)
+    top_real = _checked_realpath(top, corpus_root)  # corpus_root is real: canonical_files' root_real
     if not stat.S_ISDIR(os.lstat(top_real).st_mode):
         raise IntegrityError(f"Canonical corpus path is not a directory: {top}").at(file=top, rule="not-directory")
     files: list[str] = []
@@ -100,7 +101,8 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
 
 
 def canonical_files(root_real: str) -> list[str]:
-    """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root."""
+    """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root (`root_real`: a real
+    path, as pin_canonical_root gives it)."""
     knowledge = os.path.join(root_real, "KNOWLEDGE")
     nested = os.path.join(root_real, "MEMORY", "KNOWLEDGE")
     if os.path.exists(knowledge):

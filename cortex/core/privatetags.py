@@ -31,7 +31,6 @@ OPEN, CLOSE, MALFORMED = "open", "close", "malformed"
 # attributes after whitespace.
 _W = JS_WS_CLASS
 _ASCII_TAG = rf"(?ai)<{_W}*(/?){_W}*private\b(?:{_W}+[^<>]*?)?{_W}*>"
-_OPENING, _CLOSING = f"[{OPENING_BRACKETS}]", f"[{CLOSING_BRACKETS}]"
 _CLOSER_HEAD, _FOLDED_OPENER = r" */ *private(?: |\Z)", r" *private(?: [^<>]*)?\Z"
 
 _HEAD_CHARS = 9  # "/private" plus the character that must be whitespace or the end
@@ -103,6 +102,26 @@ def _is_folded_opener(body: str) -> bool:
     return compiled(_FOLDED_OPENER).match("".join(fold(ch) for ch in body)) is not None
 
 
+# A class of brackets beyond Latin-1 costs ~2.7M instructions to compile (paid by any hot file holding `<!--` and an
+# em dash): str.find per bracket instead, each bracket's last find kept ([bracket, from, first at/after it or -1]),
+# so a text scanned forward is searched once per bracket. Functions, not a class: a class costs every importer.
+def _brackets(text: str, brackets: str) -> list[list]:
+    return [[bracket, 0, text.find(bracket)] for bracket in brackets]
+
+
+def _first(text: str, found: list[list], start: int, stop: int | None = None) -> int:
+    """The first position in [start, stop) holding one of the brackets, or -1 (a class search's answer)."""
+    best = -1
+    for item in found:
+        bracket, since, at = item
+        if start < since or 0 <= at < start:  # not known from what was found before
+            at = item[2] = text.find(bracket, start)
+            item[1] = start
+        if at >= 0 and (best < 0 or at < best):
+            best = at
+    return best if stop is None or best < stop else -1
+
+
 class TagScanner:
     """Classifies the tag candidates of one text; remembers the next closing bracket (linear time)."""
 
@@ -110,31 +129,25 @@ class TagScanner:
         self.text = text
         self.ascii = text.isascii()
         self._closing_at = -1  # the next closing bracket at or after the last position asked for
-        self._openings = [(0, -1)] * len(OPENING_BRACKETS)  # per bracket: (searched from, found there or len)
+        self._openings = self._closings = None  # beyond ASCII: made when first needed (_brackets)
 
-    def next_opening(self, start: int) -> int:
+    def next_opening(self, start: int, stop: int | None = None) -> int:
+        """The first opening bracket at or after `start` (and before `stop`), or -1."""
         if self.ascii:
-            return self.text.find("<", start)
-        # The nearest of the four brackets, without `re` (the search for [<≮﹤＜] it stands for); each bracket's next
-        # place is kept while it lies ahead, so a text is read once per bracket, however many tags it holds.
-        nearest = len(self.text)
-        for index, bracket in enumerate(OPENING_BRACKETS):
-            since, found = self._openings[index]
-            if not since <= start <= found:
-                found = self.text.find(bracket, start)
-                found = len(self.text) if found < 0 else found
-                self._openings[index] = (start, found)
-            nearest = min(nearest, found)
-        return nearest if nearest < len(self.text) else -1
+            return self.text.find("<", start) if stop is None else self.text.find("<", start, stop)
+        if self._openings is None:
+            self._openings = _brackets(self.text, OPENING_BRACKETS)
+        return _first(self.text, self._openings, start, stop)
 
     def _closing_after(self, position: int) -> int:
         if self._closing_at <= position and self._closing_at != len(self.text):
             if self.ascii:  # the one closing bracket ASCII holds
                 found = self.text.find(">", position + 1)
-                self._closing_at = found if found >= 0 else len(self.text)
             else:
-                match = compiled(_CLOSING).search(self.text, position + 1)
-                self._closing_at = match.start() if match else len(self.text)
+                if self._closings is None:
+                    self._closings = _brackets(self.text, CLOSING_BRACKETS)
+                found = _first(self.text, self._closings, position + 1)
+            self._closing_at = found if found >= 0 else len(self.text)
         return self._closing_at
 
     def classify(self, start: int) -> tuple[str | None, int]:
@@ -152,7 +165,6 @@ class TagScanner:
             if stop < len(text) and _is_folded_opener(text[start + 1 : stop]):
                 return OPEN, stop + 1
             return MALFORMED, start
-        if (stop < len(text) and compiled(_CLOSER_HEAD).match(head)
-                and compiled(_OPENING).search(text, start + 1, stop) is None):
+        if stop < len(text) and compiled(_CLOSER_HEAD).match(head) and self.next_opening(start + 1, stop) < 0:
             return CLOSE, stop + 1
         return None, start

@@ -200,7 +200,11 @@ def validate_entries(entries: list[str] | tuple[str, ...]) -> Validation:
 def read_diagnostics(content: str) -> dict:
     """What `cortex hot read` and the auditor report for a file's current content."""
     parsed = parse_memory_content(content)
-    validation = validate_entries(parsed.entries)
+    return diagnostics(parsed, validate_entries(parsed.entries))
+
+
+def diagnostics(parsed: ParsedMemoryFile, validation: Validation) -> dict:
+    """read_diagnostics of a file already parsed, its entries validated (the auditor shares one parse per file)."""
     unparsed = [{"entry": text, "reason": "unparsed", "line": line, "rule": rule} for line, text, rule in parsed.unparsed]
     return {
         "entries": list(validation.accepted),

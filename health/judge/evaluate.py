@@ -8,7 +8,7 @@ instead of being judged, and evidence that no rule judges becomes
 from __future__ import annotations
 
 from thresholds.clock import Clock
-from health.judge.catalogue import Check
+from health.judge.catalogue import Check, Match
 from health.judge.catalogue.run import COLLECTOR_ERROR, EVIDENCE_UNJUDGED, OUTCOMES
 from health.judge.model import Assessment, CollectorFailure, CollectorSkipped, Finding
 from health.judge.rules import Context, Rule
@@ -34,11 +34,18 @@ def placed(findings: Iterable[Finding], collector: str | None, checks: Sequence[
     """Findings with their entries placed in the check list: each names the listed check (every id of it) and the
     collector whose evidence it judged, as its row says (a catalogue module declares its checks bare: key and
     summary; the row that lists them knows the collector)."""
-    listed = {check.key: check._replace(collector=collector) for check in checks}
+    listed = {check.key: check for check in checks}
+    placed_checks: dict[str, Check] = {}  # made as findings need them (most checks report one id)
     for finding in findings:
         entry = finding.entry
         check = listed.get(entry.check.key) if entry is not None else None
-        yield finding if check is None else finding._replace(entry=entry._replace(check=check))
+        if check is None:
+            yield finding
+            continue
+        place = placed_checks.get(check.key)
+        if place is None:
+            place = placed_checks[check.key] = check._replace(collector=collector)
+        yield finding.with_entry(Match(place, entry.problem, entry.label))  # not two _replace: a fifth of the evaluation
 
 
 def outcome(finding: Finding) -> Finding:

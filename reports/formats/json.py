@@ -14,6 +14,6 @@ if TYPE_CHECKING:
 
 def render(report: Report, out: TextIO, *, tty: bool = False, verbose: bool = False,
            environ: Mapping[str, str] | None = None) -> None:
-    from reports.reportjson import report_json
+    from reports.reportjson import report_text
 
-    out.write(report_json(report.document()) + "\n")
+    out.write(report_text(report) + "\n")

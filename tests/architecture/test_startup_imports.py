@@ -268,11 +268,7 @@ if kind == "cortex":
     main(args)
 else:
     from health.cli import main
-    sys.argv = ["cortex-health", *args]
-    try:
-        main()
-    except SystemExit:
-        pass
+    main(args)
 print(json.dumps({"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()}))
 """
 

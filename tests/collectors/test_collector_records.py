@@ -36,6 +36,24 @@ def test_records_become_json_objects_nested_ones_included():
     assert as_json((MalformedLine(3, "bad"),)) == [{"line": 3, "reason": "bad"}]
 
 
+def test_the_frozen_walk_is_the_read_only_form_of_the_plain_one(tmp_path):
+    """as_json(value, frozen=True) is reports.report.frozen(as_json(value)): views for objects, tuples for arrays."""
+    from types import MappingProxyType
+
+    from collectors.runner import collect_all
+    from health.judge.checks import collectors
+    from reports.report import frozen
+
+    scan = reviewer.RunDirectories(FileState("/o/runs", EvidenceStatus.OK), 1, 0, None)
+    values = [scan, (MalformedLine(3, "bad"),), {1: [EvidenceStatus.OK, (2.5, None)]}, "text", 7, None, [], {}]
+    values += list(collect_all(Layout.for_root(str(copy_demo(tmp_path))), collectors()).values())
+    for value in values:
+        walked = as_json(value, frozen=True)
+        assert walked == frozen(as_json(value)) and type(walked) is type(frozen(as_json(value)))
+    walked = as_json(values[2], frozen=True)
+    assert type(walked) is MappingProxyType and walked["1"] == ("ok", (2.5, None))
+
+
 def test_the_checkpoint_line_keeps_its_bytes():
     point = Checkpoint(7, "a" * 64, TS, 9, 100, 180)
     body = ('{"schema":"cortex-health-checkpoint/v1","seq":7,"head":"' + "a" * 64
@@ -85,3 +103,16 @@ def test_reviewer_evidence_after_a_remembered_audit_matches_a_full_read(tmp_path
     with log.open("a") as handle:
         handle.write(jsonl([{"ts": TS, "runId": RUN, "ok": False, "error": "boom"}]))
     assert reviewer.collect(layout) == reviewer.collect(layout._replace(cursors=None)) != first
+
+
+def test_the_hot_collectors_judge_one_reading_of_each_hot_file(tmp_path):
+    """Layout.hot_texts reads each hot file once per audit: hot_memory and hot_content see the same text."""
+    from collectors.lifeos import hot_content, hot_memory
+
+    layout = Layout.for_root(str(copy_demo(tmp_path)))
+    label, path = layout.hot_files[0]
+    before = hot_memory.collect(layout).files[0]
+    with open(path, "a", encoding="utf-8") as handle:  # written between the two collectors
+        handle.write("PREFERENCE: an entry added after the first collector read the file\n")
+    assert hot_content.collect(layout).files[0].entries == before.valid_entries
+    assert hot_content.collect(Layout.for_root(layout.root)).files[0].entries == before.valid_entries + 1

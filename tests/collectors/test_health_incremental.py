@@ -319,3 +319,17 @@ def test_a_cursor_edited_into_other_valid_json_is_not_believed(tmp_path, edit):
     again = run_cli("--json", root=root, env=cached(tmp_path))
     assert again.code == 1 and again.finding("proposal-backlog-high")["severity"] == "warn"
     assert comparable(again.report) == comparable(run_cli("--json", root=root, env=uncached()).report)
+
+
+def test_a_root_reached_through_a_symlink_keeps_memos_of_its_own_and_the_same_verdict(tmp_path):
+    """Memos are named by the path as given: the alias and the real root each resume their own, both correctly."""
+    root = copy_demo(tmp_path)
+    alias = tmp_path / "alias"
+    os.symlink(root, alias)
+    log = obs(root) / "memory-retrievals.jsonl"
+    last = log.read_bytes().splitlines(keepends=True)[-1]
+    for path in (root, alias, root, alias):
+        append(log, last)
+        assert verdict(path, cached(tmp_path)) == verdict(path, uncached())
+    names = {json.loads(cursor.read_bytes())["log"] for cursor in cursor_files(tmp_path)}
+    assert str(log) in names and str(alias / log.relative_to(root)) in names

@@ -78,3 +78,27 @@ def test_symlinked_folder_escaping_the_anchor_is_refused(tmp_path):
     os.symlink(outside, anchor / "O")
     result, rows = scan(anchor / "O" / "log.jsonl", anchor=str(anchor))
     assert result.status is EvidenceStatus.UNREADABLE and "resolves outside" in result.file.reason and rows == []
+
+
+def test_escapes_agrees_with_comparing_the_two_realpaths(tmp_path):
+    """The shortcut for paths plainly below the anchor answers as resolving both paths does, symlinks or not."""
+    from cortex.core.safepaths import is_within
+    from collectors.readers.fsprobe import escapes
+
+    outside, anchor = tmp_path / "outside", tmp_path / "M"
+    (outside / "deep").mkdir(parents=True)
+    (anchor / "O" / "runs").mkdir(parents=True)
+    (anchor / "O" / "log.jsonl").write_text("{}\n")
+    os.symlink(outside, anchor / "out")  # leads outside
+    os.symlink(anchor / "O", anchor / "alias")  # leads inside
+    os.symlink(anchor, tmp_path / "M-link")  # the anchor itself reached through a symlink
+    os.symlink(anchor / "O" / "log.jsonl", anchor / "O" / "linked.jsonl")
+    names = ["O/log.jsonl", "O/runs", "O", "O/absent/x.jsonl", "O/log.jsonl/x", "out/x.jsonl", "out/deep",
+             "alias/log.jsonl", "O/../out/x", "O/./log.jsonl", "O//log.jsonl", "O/linked.jsonl", "../outside/deep"]
+    for base in (anchor, tmp_path / "M-link"):
+        for anchor_text in (str(base), str(base) + "/"):
+            for name in names:
+                path = f"{base}/{name}"
+                expected = not is_within(os.path.realpath(anchor_text), os.path.realpath(path))
+                assert (escapes(path, anchor_text) is not None) == expected, (path, anchor_text)
+    assert "resolves outside" in escapes(f"{anchor}/out/deep", str(anchor))

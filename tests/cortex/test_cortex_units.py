@@ -61,6 +61,11 @@ def test_js_number_parsing_and_length():
     assert js_len("a😀") == 3 and js_len("abc") == 3
 
 
+@given(st.text(st.characters(blacklist_categories=())) | st.text(st.sampled_from("aé—\ud800\udfff\uffff😀\U00010000")))
+def test_js_len_counts_utf16_code_units(text):
+    assert js_len(text) == len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def test_dumps_matches_json_for_plain_values_and_escapes_lone_surrogates():
     value = {"a": [1, "x\"\n\u0001é", None, True, {"b": []}]}
     assert dumps(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -223,3 +223,18 @@ def test_the_next_opening_bracket_is_the_pattern_s_search(text, starts):
     for start in sorted(starts)[:3] + starts:
         match = pattern.search(text, start)
         assert scanner.next_opening(start) == (match.start() if match else -1)
+
+
+@settings(deadline=None)
+@given(text=st.text(st.sampled_from(OPENING_BRACKETS + CLOSING_BRACKETS + "ab é—\n")),
+       spans=st.lists(st.tuples(st.integers(0, 40), st.none() | st.integers(0, 40)), max_size=12),
+       closing=st.booleans())
+def test_the_bracket_finder_finds_what_the_class_search_finds(text, spans, closing):
+    """_first, asked in any order, is the search with the class of its brackets (the first in [start, stop))."""
+    from cortex.core.privatetags import _brackets, _first
+
+    brackets = CLOSING_BRACKETS if closing else OPENING_BRACKETS
+    found, pattern = _brackets(text, brackets), re.compile(f"[{brackets}]")
+    for start, stop in spans:
+        match = pattern.search(text, start) if stop is None else pattern.search(text, start, stop)
+        assert _first(text, found, start, stop) == (match.start() if match else -1), (start, stop)

@@ -57,3 +57,18 @@ def test_nesting_near_the_bound_and_surrogates_deep_inside(depth, kind, leaf, en
     text = json.dumps(value, ensure_ascii=ensure_ascii)
     assert verdict(text) == full_walk_verdict(text)
 
+
+
+def outcome(function, text):
+    try:
+        return "value", function(text)
+    except Exception as error:  # noqa: BLE001 - the comparison is of outcomes, errors included
+        return type(error).__name__, str(error)
+
+
+@settings(deadline=None)
+@given(st.text(st.sampled_from('{}[]":,0123456789.eE+-tfnaulrsx \\\ufeff\ud800é')) | values.map(json.dumps)
+       | st.binary(max_size=12))
+def test_the_kept_decoder_answers_as_json_loads_would(text):
+    """One JSONDecoder kept for every call: the same values and errors as json.loads with the strict hooks."""
+    assert outcome(strictjson._loads, text) == outcome(lambda t: json.loads(t, **strictjson._STRICT), text)

@@ -110,3 +110,11 @@ def test_terminal_gets_the_table_and_a_pipe_gets_json(tmp_path):
     screen = b"".join(chunks).decode()
     assert "cortex-health" in screen and "No problems found." in screen and not screen.lstrip().startswith("{")
     assert run_cli(root=root).stdout.startswith('{"schema":"cortex-health/v1"')
+
+
+def test_main_given_argv_returns_the_code_in_process(tmp_path, capsys):
+    """The console script (no argv) ends the process at once; an in-process caller gets the code back instead."""
+    from health.cli import main
+
+    code = main(["--root", str(tmp_path / "absent"), "--now", "2026-11-29T12:00:00Z", "--no-write"])
+    assert code == 3 and '"overall":"unknown"' in capsys.readouterr().out

@@ -46,6 +46,22 @@ def test_the_demo_report_prints_the_same(tmp_path):
     assert fast == model and isinstance(fast, str) and json.loads(fast) == json.loads(model)
 
 
+@settings(max_examples=100, deadline=None)
+@given(detail=st.dictionaries(st.text(), VALUES, max_size=4), extra=st.dictionaries(st.text(), VALUES, max_size=3))
+def test_a_report_prints_as_its_document_does(detail, extra):
+    """report_text(report) reads the evidence where the report keeps it: the same text as report_json(document())."""
+    from reports.report import from_document
+    from reports.reportjson import report_text
+
+    report = from_document(_document(findings=[{"id": "a", "severity": "critical", "message": "m", "detail": detail}],
+                                     evidence={"e": {"status": "missing", **extra}, "f": {"status": "ok"}}))
+    try:
+        text = report_text(report)
+    except Exception as error:  # noqa: BLE001 - the comparison is of outcomes, errors included
+        text = type(error)
+    assert text == _both(report.document())[0]
+
+
 @pytest.mark.parametrize("changes", [
     {}, {"chain": {"seq": 3, "prev": HEX}}, {"chain": None}, {"duration_ms": 1e-05}, {"duration_ms": 2.5},
     {"counts": {"critical": True, "warn": 0, "ok": 0}}, {"counts": {"critical": -1, "warn": 0, "ok": 0}},

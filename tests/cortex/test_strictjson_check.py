@@ -70,5 +70,7 @@ def outcome(function, text):
 @given(st.text(st.sampled_from('{}[]":,0123456789.eE+-tfnaulrsx \\\ufeff\ud800é')) | values.map(json.dumps)
        | st.binary(max_size=12))
 def test_the_kept_decoder_answers_as_json_loads_would(text):
-    """One JSONDecoder kept for every call: the same values and errors as json.loads with the strict hooks."""
-    assert outcome(strictjson._loads, text) == outcome(lambda t: json.loads(t, **strictjson._STRICT), text)
+    """The kept decoder (cortex.core.hookjson.loader): the same values and errors as json.loads with the strict hooks."""
+    hooks = dict(parse_constant=strictjson._no_constant, parse_float=strictjson._finite_float,
+                 object_pairs_hook=strictjson._unique_keys)
+    assert outcome(strictjson._loads, text) == outcome(lambda t: json.loads(t, **hooks), text)

@@ -12,7 +12,7 @@ import os
 
 from cortex.core import gcpause
 from cortex.core.sha256 import sha256_hex
-from cortex.core.corpusfiles import (canonical_files, canonical_text, check_limits, pin_canonical_root,
+from cortex.core.corpusfiles import (canonical_files_stats, canonical_text, pin_canonical_root,
                                      read_canonical_bytes, read_canonical_utf8, require_utf8_name)
 from cortex.errors import IntegrityError
 from cortex.core.frontmatter import frontmatter_fields, split_lines
@@ -191,8 +191,7 @@ def pinned_files_stats(root: str) -> tuple[str, list[str], list[os.stat_result]]
     """pinned_files with each file's lstat as the limits saw it (the search cache's trust key)."""
     require_utf8_name(root)
     root_real = pin_canonical_root(root)
-    files = canonical_files(root_real)
-    return root_real, files, check_limits(files, root_real)
+    return (root_real, *canonical_files_stats(root_real))
 
 
 def parse_file(path: str, root_real: str) -> list[CortexRecord]:

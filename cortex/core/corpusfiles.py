@@ -22,6 +22,7 @@ MAX_TOTAL_BYTES = 128 * 1024 * 1024
 # assert_canonical_text's rule on valid UTF-8 bytes, where no surrogate can occur and C1 controls are exactly
 # C2 80..C2 9F: deleting every allowed single byte (C speed) leaves the forbidden ones, about
 # ten times faster than the text pattern on a large corpus.
+_SUFFIXES = (".md", ".jsonl")  # a canonical file's name ends so
 _ALLOWED_BYTES = bytes(b for b in range(256) if not (b <= 0x08 or b in (0x0B, 0x0C) or 0x0E <= b <= 0x1F or b == 0x7F))
 
 
@@ -54,13 +55,16 @@ def pin_canonical_root(root: str) -> str:
     return pin_tree(root, what="Canonical root", hint="")
 
 
-def _files_under(top: str, corpus_root: str) -> list[str]:
+def _files_under(top: str, corpus_root: str, quick: bool = False) -> list[str] | None:
+    """The canonical files below `top`, unordered; with `quick`, _named_files' list (None: walk carefully)."""
     if not os.path.exists(top):
         return []
     corpus_real = os.path.realpath(corpus_root)
     top_real = _checked_realpath(top, corpus_real)
     if not stat.S_ISDIR(os.lstat(top_real).st_mode):
         raise IntegrityError(f"Canonical corpus path is not a directory: {top}").at(file=top, rule="not-directory")
+    if quick:
+        return _named_files(top_real)
     files: list[str] = []
 
     def walk(directory: str) -> None:
@@ -73,7 +77,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                 path = entry.path  # os.path.join(directory, name), already built by scandir
                 if not (ascii_folder and name.isascii()):
                     require_utf8_name(path)
-                canonical = name.endswith((".md", ".jsonl"))
+                canonical = name.endswith(_SUFFIXES)
                 if canonical and entry.is_file(follow_symlinks=False):  # the usual entry: regular, no link, no folder
                     if len(files) >= MAX_FILES:
                         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(
@@ -99,8 +103,63 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
     return files  # unordered: canonical_files sorts once
 
 
-def canonical_files(root_real: str) -> list[str]:
-    """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root."""
+def _named_files(top_real: str) -> list[str] | None:
+    """The careful walk's files from the names alone (os.listdir makes no DirEntry: ~2,000 instructions a name
+    less), or None when only the careful walk can decide. A name with a canonical suffix is taken as a regular
+    file: canonical_files_stats' lstat of every file confirms it, else walks carefully (a folder or symlink
+    named so). Every other name is lstat'ed: a folder is walked, a symlink is the careful walk's error. None
+    too for a name that is not UTF-8, too many files, or a listing or lstat that fails (the careful walk
+    raises what it raises, at its point)."""
+    files: list[str] = []
+    folders = [top_real]  # real, as in the careful walk: a folder below is no symlink
+    try:
+        for folder in folders:  # grows while it is walked
+            prefix = os.path.join(folder, "")
+            names = os.listdir(folder)
+            if not (prefix + "".join(names)).isascii() and not _utf8_names(prefix, names):
+                return None
+            if _all_canonical(names):  # the usual folder of notes: its paths made at C speed, no step per name
+                files += (prefix + "\0".join(names).replace("\0", "\0" + prefix)).split("\0")
+                continue
+            others = []
+            for name in names:
+                if name[0] in "_.":  # (a name is never empty)
+                    continue
+                if name.endswith(_SUFFIXES):
+                    files.append(prefix + name)
+                else:
+                    others.append(prefix + name)
+            for path in others:
+                mode = os.lstat(path).st_mode
+                if stat.S_ISLNK(mode):
+                    return None
+                if stat.S_ISDIR(mode):
+                    folders.append(path)
+    except OSError:
+        return None
+    return files if len(files) <= MAX_FILES else None
+
+
+def _all_canonical(names: list[str]) -> bool:
+    """Whether there are names and each has a canonical suffix and no leading `_` or `.` (counted in the names
+    joined by NUL, which no name holds: each name ends just before a NUL)."""
+    joined = "\0" + "\0".join(names) + "\0"
+    return bool(names) and "\0_" not in joined and "\0." not in joined and \
+        joined.count(".md\0") + joined.count(".jsonl\0") == len(names)
+
+
+def _utf8_names(prefix: str, names: list[str]) -> bool:
+    """Whether every path is UTF-8 (os.listdir decodes undecodable bytes to lone surrogates)."""
+    try:
+        (prefix + "".join(names)).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def canonical_files(root_real: str, quick: bool = False) -> list[str] | None:
+    """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root. With `quick` the
+    folders are walked by their names (_named_files): None when the careful walk must decide."""
     knowledge = os.path.join(root_real, "KNOWLEDGE")
     nested = os.path.join(root_real, "MEMORY", "KNOWLEDGE")
     if os.path.exists(knowledge):
@@ -115,10 +174,25 @@ def canonical_files(root_real: str) -> list[str]:
                                                                                                  rule="not-regular")
                     _checked_realpath(path, root_real)
                     hot.append(path)
-        return _js_sorted(_files_under(knowledge, root_real) + hot)
-    if os.path.exists(nested):
-        return _js_sorted(_files_under(nested, root_real))
-    return _js_sorted(_files_under(root_real, root_real))
+        files = _files_under(knowledge, root_real, quick)
+        return None if files is None else _js_sorted(files + hot)
+    files = _files_under(nested if os.path.exists(nested) else root_real, root_real, quick)
+    return None if files is None else _js_sorted(files)
+
+
+def canonical_files_stats(root_real: str) -> tuple[list[str], list[os.stat_result]]:
+    """canonical_files and check_limits' lstat of each: walked by names when every file then proves regular
+    (the lstat a file needs anyway stands for the careful walk's type of its entry), else carefully."""
+    files = canonical_files(root_real, quick=True)
+    if files is not None:
+        try:
+            infos = list(map(os.lstat, files))
+        except OSError:  # gone meanwhile: the careful walk lists again
+            infos = None
+        if infos is not None and all(map(stat.S_ISREG, [info.st_mode for info in infos])):
+            return files, check_limits(files, root_real, infos)
+    files = canonical_files(root_real)
+    return files, check_limits(files, root_real)
 
 
 def _js_sorted(paths: list[str]) -> list[str]:
@@ -129,12 +203,13 @@ def _js_sorted(paths: list[str]) -> list[str]:
     return sorted(paths, key=utf16_key)
 
 
-def check_limits(files: list[str], root: str) -> list[os.stat_result]:
-    """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
+def check_limits(files: list[str], root: str, infos: list[os.stat_result] | None = None) -> list[os.stat_result]:
+    """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one).
+    `infos`: the lstat of each, taken just before."""
     if len(files) > MAX_FILES:
         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(rule="file-count-limit")
     try:  # every lstat, then every limit at once: the usual corpus passes them all
-        infos = list(map(os.lstat, files))
+        infos = list(map(os.lstat, files)) if infos is None else infos
         sizes = [info.st_size for info in infos]
         if all(map(stat.S_ISREG, [info.st_mode for info in infos])) and max(sizes, default=0) <= MAX_FILE_BYTES \
                 and sum(sizes) <= MAX_TOTAL_BYTES:

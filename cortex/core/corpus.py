@@ -21,7 +21,7 @@ from cortex.core.records import CortexRecord
 from cortex.core.timestamps import parse_timestamp_ms
 
 # The parsers (cortex.core.jsonlrows, cortex.core.privacy) and the error paths (cortex.core.corpusfaults) are imported
-# where they run: a warm read takes its records from the search cache and only walks the files (pinned_files_stats).
+# where they run: a warm read takes its records from the search cache and only walks the files (corpusfiles.canonical_files_stats).
 MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
@@ -183,15 +183,14 @@ def _jsonl_record(row: dict, rel: str, number: int) -> CortexRecord:
 
 def pinned_files(root: str) -> tuple[str, list[str]]:
     """Pin `root` and list its canonical files, every limit checked from metadata (no content read)."""
-    root_real, files, _infos = pinned_files_stats(root)
-    return root_real, files
+    root_real = pinned_root(root)
+    return root_real, canonical_files_stats(root_real)[0]
 
 
-def pinned_files_stats(root: str) -> tuple[str, list[str], list[os.stat_result]]:
-    """pinned_files with each file's lstat as the limits saw it (the search cache's trust key)."""
+def pinned_root(root: str) -> str:
+    """The canonical root, resolved once (the trust boundary): a UTF-8 name, a folder."""
     require_utf8_name(root)
-    root_real = pin_canonical_root(root)
-    return (root_real, *canonical_files_stats(root_real))
+    return pin_canonical_root(root)
 
 
 def parse_file(path: str, root_real: str) -> list[CortexRecord]:

@@ -55,16 +55,20 @@ def pin_canonical_root(root: str) -> str:
     return pin_tree(root, what="Canonical root", hint="")
 
 
-def _files_under(top: str, corpus_root: str, quick: bool = False) -> list[str] | None:
-    """The canonical files below `top`, unordered; with `quick`, _named_files' list (None: walk carefully)."""
+def _files_under(top: str, corpus_root: str, quick: bool = False, folders: list | None = None) -> list[str] | None:
+    """The canonical files below `top`, unordered; with `quick`, _named_files' list (None: walk carefully), each
+    folder it lists added to `folders` (when given) with its lstat, taken before its listing."""
     if not os.path.exists(top):
         return []
     corpus_real = os.path.realpath(corpus_root)
     top_real = _checked_realpath(top, corpus_real)
-    if not stat.S_ISDIR(os.lstat(top_real).st_mode):
+    info = os.lstat(top_real)
+    if not stat.S_ISDIR(info.st_mode):
         raise IntegrityError(f"Canonical corpus path is not a directory: {top}").at(file=top, rule="not-directory")
     if quick:
-        return _named_files(top_real)
+        if folders is not None:
+            folders.append((top_real, info))
+        return _named_files(top_real, [] if folders is None else folders)
     files: list[str] = []
 
     def walk(directory: str) -> None:
@@ -103,13 +107,13 @@ def _files_under(top: str, corpus_root: str, quick: bool = False) -> list[str] |
     return files  # unordered: canonical_files sorts once
 
 
-def _named_files(top_real: str) -> list[str] | None:
+def _named_files(top_real: str, listed: list) -> list[str] | None:
     """The careful walk's files from the names alone (os.listdir makes no DirEntry: ~2,000 instructions a name
     less), or None when only the careful walk can decide. A name with a canonical suffix is taken as a regular
     file: canonical_files_stats' lstat of every file confirms it, else walks carefully (a folder or symlink
     named so). Every other name is lstat'ed: a folder is walked, a symlink is the careful walk's error. None
     too for a name that is not UTF-8, too many files, or a listing or lstat that fails (the careful walk
-    raises what it raises, at its point)."""
+    raises what it raises, at its point). `listed` receives (folder, its lstat) of each folder below `top_real`."""
     files: list[str] = []
     folders = [top_real]  # real, as in the careful walk: a folder below is no symlink
     try:
@@ -130,11 +134,12 @@ def _named_files(top_real: str) -> list[str] | None:
                 else:
                     others.append(prefix + name)
             for path in others:
-                mode = os.lstat(path).st_mode
-                if stat.S_ISLNK(mode):
+                info = os.lstat(path)
+                if stat.S_ISLNK(info.st_mode):
                     return None
-                if stat.S_ISDIR(mode):
+                if stat.S_ISDIR(info.st_mode):
                     folders.append(path)
+                    listed.append((path, info))
     except OSError:
         return None
     return files if len(files) <= MAX_FILES else None
@@ -157,12 +162,16 @@ def _utf8_names(prefix: str, names: list[str]) -> bool:
     return True
 
 
-def canonical_files(root_real: str, quick: bool = False) -> list[str] | None:
+def canonical_files(root_real: str, quick: bool = False, folders: list | None = None) -> list[str] | None:
     """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root. With `quick` the
-    folders are walked by their names (_named_files): None when the careful walk must decide."""
+    folders are walked by their names (_named_files): None when the careful walk must decide; in the first
+    layout `folders` (when given) receives (folder, its lstat) of every folder whose listing the files depend
+    on: the root, KNOWLEDGE and each folder below it. (The others follow a symlink's target: os.path.exists.)"""
     knowledge = os.path.join(root_real, "KNOWLEDGE")
     nested = os.path.join(root_real, "MEMORY", "KNOWLEDGE")
     if os.path.exists(knowledge):
+        if quick and folders is not None:
+            folders.append((root_real, os.lstat(root_real)))  # before its listing: a change after it shows
         hot: list[str] = []
         with os.scandir(root_real) as entries:
             for entry in entries:
@@ -174,16 +183,27 @@ def canonical_files(root_real: str, quick: bool = False) -> list[str] | None:
                                                                                                  rule="not-regular")
                     _checked_realpath(path, root_real)
                     hot.append(path)
-        files = _files_under(knowledge, root_real, quick)
+        files = _files_under(knowledge, root_real, quick, folders)
         return None if files is None else _js_sorted(files + hot)
     files = _files_under(nested if os.path.exists(nested) else root_real, root_real, quick)
     return None if files is None else _js_sorted(files)
 
 
-def canonical_files_stats(root_real: str) -> tuple[list[str], list[os.stat_result]]:
+def canonical_files_stats(root_real: str, remembered: list[str] | None = None,
+                          folders: list | None = None) -> tuple[list[str], list[os.stat_result]]:
     """canonical_files and check_limits' lstat of each: walked by names when every file then proves regular
-    (the lstat a file needs anyway stands for the careful walk's type of its entry), else carefully."""
-    files = canonical_files(root_real, quick=True)
+    (the lstat a file needs anyway stands for the careful walk's type of its entry), else carefully.
+    `remembered`: the files of a walk whose every folder is unchanged since (cortex.searchcache.loader's
+    listing memo), taken instead of walking when each still proves regular. `folders` receives the walk by
+    names' folders (canonical_files), and nothing when the careful walk decides or `remembered` is taken."""
+    if remembered is not None:
+        try:
+            infos = list(map(os.lstat, remembered))
+        except OSError:
+            infos = None
+        if infos is not None and all(map(stat.S_ISREG, [info.st_mode for info in infos])):
+            return remembered, check_limits(remembered, root_real, infos)
+    files = canonical_files(root_real, quick=True, folders=folders)
     if files is not None:
         try:
             infos = list(map(os.lstat, files))
@@ -191,6 +211,8 @@ def canonical_files_stats(root_real: str) -> tuple[list[str], list[os.stat_resul
             infos = None
         if infos is not None and all(map(stat.S_ISREG, [info.st_mode for info in infos])):
             return files, check_limits(files, root_real, infos)
+    if folders is not None:
+        folders.clear()  # the careful walk's folders are not recorded
     files = canonical_files(root_real)
     return files, check_limits(files, root_real)
 

@@ -15,8 +15,9 @@ from cortex.core.safeio import open_regular
 
 DB_NAME = "search.sqlite"
 SIDE_FILES = ("", "-wal", "-shm", "-journal")  # the database, its WAL, shared memory and rollback journal
-# ...and the summary of its file facts (cortex.searchcache.summary: read by us, never by sqlite, so never probed)
-OWNED_FILES = SIDE_FILES + ("-summary",)
+# ...and the summary of its file facts and the listing memo (cortex.searchcache.summary: read by us, never by sqlite,
+# so never probed)
+OWNED_FILES = SIDE_FILES + ("-summary", "-listing")
 
 
 def db_path(environ: Mapping[str, str], memory_root: str, *, create: bool = True) -> str | None:

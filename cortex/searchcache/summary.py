@@ -31,6 +31,7 @@ from operator import attrgetter, itemgetter
 from zlib import crc32
 
 from cortex.core.safeio import read_bounded
+from cortex.searchcache.entries import RACY_MARGIN_NS, stat_key, trusted
 
 SUFFIX = "-summary"  # search.sqlite-summary: a side file of the database (location.SIDE_FILES)
 MAGIC = b"cortex-search-summary/3\n"  # 3: columns (2: a tuple per file; 1: a BLAKE2b seal)
@@ -78,8 +79,8 @@ def summary_path(db_path: str) -> str:
     return db_path + SUFFIX
 
 
-def seal(payload: bytes) -> bytes:
-    return crc32(payload, crc32(MAGIC)).to_bytes(SEAL_BYTES, "big")
+def seal(payload: bytes, magic: bytes = MAGIC) -> bytes:
+    return crc32(payload, crc32(magic)).to_bytes(SEAL_BYTES, "big")
 
 
 def packed_keys(columns: list[list[int]]) -> bytes:
@@ -164,4 +165,55 @@ def remove_summary(db_path: str) -> None:
     try:
         os.unlink(summary_path(db_path))
     except OSError:
+        pass
+
+
+# -- the listing memo: the canonical files of a walk, bound to the stat keys of the folders it listed ---------------
+# A warm call lists every folder and sorts the paths (~3.5M instructions at 1,500 notes). A folder's mtime and ctime
+# move with every name added to, removed from or renamed in it (never with a file's content: the files are still
+# stat'ed one by one, their keys compared with the summary's), so while every folder the walk listed keeps its stat
+# key, and had aged past the racy margin when listed (a change in the same timestamp tick moves the mtime away
+# from a time that old), its listing, and so the walk's files, are what they were. Only the walk by names of
+# the KNOWLEDGE layout is remembered (cortex.core.corpusfiles.canonical_files: the others follow a symlink's
+# target). Sealed as the summary is, against damage; bound to the root; missing or not believed: the call walks.
+LISTING_SUFFIX = "-listing"  # search.sqlite-listing (location.OWNED_FILES)
+LISTING_MAGIC = b"cortex-search-listing/1\n"
+
+
+def remembered_files(db_path: str, root: str) -> list[str] | None:
+    """The canonical files of `root` the listing memo beside `db_path` holds, when every folder it names has the
+    stat key it had, aged, when listed; else None."""
+    try:
+        data = read_bounded(db_path + LISTING_SUFFIX, MAX_SUMMARY_BYTES)
+        start = len(LISTING_MAGIC) + SEAL_BYTES
+        payload = memoryview(data)[start:]
+        if not data.startswith(LISTING_MAGIC) or seal(payload, LISTING_MAGIC) != data[len(LISTING_MAGIC):start]:
+            return None
+        head, read_ns, folders, keys, files = marshal.loads(payload)
+        if head != root or type(files) is not str or type(folders) is not list or type(keys) is not list \
+                or not folders or len(folders) != len(keys) or set(map(type, folders)) != {str}:
+            return None
+        for folder, key in zip(folders, keys):
+            if not trusted(key, read_ns, stat_key(os.lstat(folder))):
+                return None
+    except _DAMAGED:
+        return None
+    return files.split("\0") if files else []
+
+
+def remember_files(db_path: str, root: str, read_ns: int, folders: list, files: list[str]) -> None:
+    """Store the listing memo of a walk by names: its `files` and its `folders` ((folder, its lstat taken before
+    its listing), each listing taken after `read_ns`), when every folder had aged past the racy margin; else
+    nothing (a memo there names a folder that changed since: it is not believed). Never fails the call."""
+    if not folders or any(info.st_mtime_ns >= read_ns - RACY_MARGIN_NS for _folder, info in folders):
+        return
+    from cortex.core.cachedir import FILE_MODE
+    from cortex.core.durable import replace_file
+
+    try:
+        payload = marshal.dumps((root, read_ns, [folder for folder, _info in folders],
+                                 [stat_key(info) for _folder, info in folders], "\0".join(files)), 4)
+        replace_file(db_path + LISTING_SUFFIX, LISTING_MAGIC + seal(payload, LISTING_MAGIC) + payload,
+                     mode=FILE_MODE, sync=False)
+    except (OSError, ValueError):
         pass

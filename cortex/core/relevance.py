@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 
-from cortex.core.numbers import ascii_decimal
 from cortex.errors import InvalidInput
 
 # (option, environment variable, default, upper bound). The defaults are the strictest that lose no expected
@@ -68,6 +67,8 @@ def floor_from(options: dict, environ) -> Floor:
 
 
 def _setting(name: str, raw: str, high: float) -> float:
+    from cortex.core.numbers import ascii_decimal  # here: a prompt without a floor setting parses no number
+
     value = ascii_decimal(raw.strip())
     if value is None or not math.isfinite(value) or not 0 <= value <= high:
         bound = "" if high == math.inf else f" and <= {high:g}"

@@ -10,6 +10,7 @@ swapped to another key, file or root are caught before they are believed.
 from __future__ import annotations
 
 import marshal
+import os
 import zlib
 from array import array
 from collections import Counter
@@ -50,6 +51,11 @@ class NewEntry:
 
 def stat_key(info) -> tuple[int, int, int, int, int]:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def file_key(files: tuple[str, ...], infos: list | None, file_no: int) -> tuple:
+    """A file's stat key: from its lstat as the limits took it (`infos`, moments ago), else a fresh lstat."""
+    return stat_key(infos[file_no] if infos is not None else os.lstat(files[file_no]))
 
 
 def trusted(entry_key: tuple, read_ns: int, key: tuple) -> bool:

@@ -14,7 +14,6 @@ import time
 
 from cortex.core.corpus import enumerate_canonical_corpus, pinned_root
 from cortex.core.corpusfiles import canonical_files_stats
-from cortex.searchcache.coldcorpus import cold_without_store
 from cortex.searchcache.location import db_path
 
 TYPE_CHECKING = False  # annotations only
@@ -43,6 +42,8 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
 
         remember_files(path, root_real, read_ns, folders, files)
     if not os.path.lexists(path):  # no database yet (installed, cleared): creating one (its schema, sqlite's syncs)
+        from cortex.searchcache.coldcorpus import cold_without_store
+
         return cold_without_store(root_real, tuple(files), infos, path, clock, builds)  # is the builder's work
     from cortex.searchcache.cached import load_cached  # sqlite and the cache's readers: only with a database
 

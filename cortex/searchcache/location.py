@@ -5,7 +5,6 @@ The folder rule is cortex.core.cachedir's (CORTEX_CACHE_DIR, XDG_CACHE_HOME/cort
 """
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from collections.abc import Mapping
@@ -49,6 +48,8 @@ def remove_files(path: str, *, strict: bool = False) -> int:
     if strict:
         for name, _size in present:
             if stat.S_ISDIR(os.lstat(name).st_mode):
+                import errno  # here: only `cortex cache clear` meets a folder there
+
                 raise IsADirectoryError(errno.EISDIR, "a folder where a cache file belongs", name)
     freed = 0
     for name, size in present:

@@ -196,21 +196,13 @@ def canonical_files_stats(root_real: str, remembered: list[str] | None = None,
     `remembered`: the files of a walk whose every folder is unchanged since (cortex.searchcache.loader's
     listing memo), taken instead of walking when each still proves regular. `folders` receives the walk by
     names' folders (canonical_files), and nothing when the careful walk decides or `remembered` is taken."""
-    if remembered is not None:
-        try:
-            infos = list(map(os.lstat, remembered))
-        except OSError:
-            infos = None
-        if infos is not None and all(map(stat.S_ISREG, [info.st_mode for info in infos])):
-            return remembered, check_limits(remembered, root_real, infos)
+    infos = None if remembered is None else _regular_stats(remembered)
+    if infos is not None:
+        return remembered, infos if _within_limits(remembered, infos) else check_limits(remembered, root_real)
     files = canonical_files(root_real, quick=True, folders=folders)
-    if files is not None:
-        try:
-            infos = list(map(os.lstat, files))
-        except OSError:  # gone meanwhile: the careful walk lists again
-            infos = None
-        if infos is not None and all(map(stat.S_ISREG, [info.st_mode for info in infos])):
-            return files, check_limits(files, root_real, infos)
+    infos = None if files is None else _regular_stats(files)
+    if infos is not None:
+        return files, infos if _within_limits(files, infos) else check_limits(files, root_real)  # its error
     if folders is not None:
         folders.clear()  # the careful walk's folders are not recorded
     files = canonical_files(root_real)
@@ -225,19 +217,33 @@ def _js_sorted(paths: list[str]) -> list[str]:
     return sorted(paths, key=utf16_key)
 
 
-def check_limits(files: list[str], root: str, infos: list[os.stat_result] | None = None) -> list[os.stat_result]:
-    """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one).
-    `infos`: the lstat of each, taken just before."""
+def _regular_stats(files: list[str]) -> list[os.stat_result] | None:
+    """Each file's lstat when every one is a regular file; None when one is not, or is gone."""
+    from operator import itemgetter  # here: `hot render`, which imports this module, loads no operator
+
+    try:
+        infos = list(map(os.lstat, files))
+    except OSError:
+        return None
+    return infos if all(map(stat.S_ISREG, map(itemgetter(0), infos))) else None  # st_mode, by place
+
+
+def _within_limits(files: list[str], infos: list[os.stat_result]) -> bool:
+    """Whether regular files of these lstat results keep the count and byte limits (the usual corpus)."""
+    from operator import itemgetter
+
+    sizes = list(map(itemgetter(6), infos))  # st_size, by place (os.stat_result's tuple order)
+    return len(files) <= MAX_FILES and max(sizes, default=0) <= MAX_FILE_BYTES and sum(sizes) <= MAX_TOTAL_BYTES
+
+
+def check_limits(files: list[str], root: str) -> list[os.stat_result]:
+    """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
     if len(files) > MAX_FILES:
         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(rule="file-count-limit")
-    try:  # every lstat, then every limit at once: the usual corpus passes them all
-        infos = list(map(os.lstat, files)) if infos is None else infos
-        sizes = [info.st_size for info in infos]
-        if all(map(stat.S_ISREG, [info.st_mode for info in infos])) and max(sizes, default=0) <= MAX_FILE_BYTES \
-                and sum(sizes) <= MAX_TOTAL_BYTES:
-            return infos
-    except OSError:
-        pass  # file by file below: a failing lstat is met after the checks of the files before it, as always
+    infos = _regular_stats(files)  # every lstat, then every limit at once: the usual corpus passes them all
+    if infos is not None and _within_limits(files, infos):
+        return infos
+    # File by file: a failing lstat is met after the checks of the files before it, as always.
     total = 0
     infos = []
     for path in files:

@@ -47,20 +47,21 @@ _DAMAGED = (OSError, ValueError, EOFError, TypeError, IndexError, KeyError, Recu
 
 class Summary:
     """A checked summary, in columns over its n files (in order). paths: the absolute paths joined by NUL;
-    keys: their stat keys, packed (packed_keys); entry_ids, seeds: arrays; indexed: bytes
-    (one flag a file); starts: each file's first record (n + 1: the last is the record count); then per record,
-    across files: ids (list), lengths (array "i"), bounds (None, or valid_from_ms and valid_until_ms lists);
+    keys: their stat keys, packed (packed_keys); entry_ids, seeds, counts (each file's records): arrays; indexed:
+    bytes (one flag a file); starts: each file's first record (n + 1: the last is the record count); then per
+    record, across files: ids (list), lengths (array "i"), bounds (None, or valid_from_ms and valid_until_ms lists);
     heads: per file, its heads blob (decoded on demand, entries.FileFacts.head)."""
 
-    __slots__ = ("n", "paths", "keys", "entry_ids", "seeds", "indexed", "starts", "ids", "lengths", "bounds",
-                 "heads")
+    __slots__ = ("n", "paths", "keys", "entry_ids", "seeds", "indexed", "counts", "starts", "ids", "lengths",
+                 "bounds", "heads")
 
     def __init__(self, paths: str, keys: bytes, columns: tuple) -> None:
         entry_ids, seeds, indexed, counts, ids, lengths, bounds, heads = columns
         self.paths, self.keys, self.ids, self.bounds, self.heads = paths, keys, ids, bounds, heads
         self.entry_ids, self.seeds = array("q", entry_ids), array("I", seeds)  # indexed a few times: no list
         self.indexed, self.lengths = indexed, array("i", lengths)
-        self.starts = list(accumulate(array("I", counts), initial=0))
+        self.counts = array("I", counts)  # each file's record count (entries.Owners)
+        self.starts = list(accumulate(self.counts, initial=0))
         self.n = n = len(self.entry_ids)
         if not (type(paths) is str and type(keys) is bytes and type(indexed) is bytes and type(ids) is list
                 and type(heads) is list and n == len(self.seeds) == len(indexed) == len(heads) == len(self.starts) - 1

@@ -95,7 +95,6 @@ class Invocation:
         if raw is None:  # whole_setting's answer, without loading the number parser (a hook's usual call)
             return default
         from cortex.core.numbers import whole_setting
-
         return whole_setting(name, raw, default, 1, high)
 
     @property

@@ -22,7 +22,7 @@ MAX_TOTAL_BYTES = 128 * 1024 * 1024
 # assert_canonical_text's rule on valid UTF-8 bytes, where no surrogate can occur and C1 controls are exactly
 # C2 80..C2 9F: deleting every allowed single byte (C speed) leaves the forbidden ones, about
 # ten times faster than the text pattern on a large corpus.
-_SUFFIXES = (".md", ".jsonl")  # a canonical file's name ends so
+SUFFIXES = (".md", ".jsonl")  # a canonical file's name ends so
 _ALLOWED_BYTES = bytes(b for b in range(256) if not (b <= 0x08 or b in (0x0B, 0x0C) or 0x0E <= b <= 0x1F or b == 0x7F))
 
 
@@ -56,8 +56,9 @@ def pin_canonical_root(root: str) -> str:
 
 
 def _files_under(top: str, corpus_root: str, quick: bool = False, folders: list | None = None) -> list[str] | None:
-    """The canonical files below `top`, unordered; with `quick`, _named_files' list (None: walk carefully), each
-    folder it lists added to `folders` (when given) with its lstat, taken before its listing."""
+    """The canonical files below `top`, unordered; with `quick`, the walk by names' list (None: walk carefully,
+    cortex.core.namewalk), each folder it lists added to `folders` (when given) with its lstat, taken before its
+    listing."""
     if not os.path.exists(top):
         return []
     corpus_real = os.path.realpath(corpus_root)
@@ -68,7 +69,9 @@ def _files_under(top: str, corpus_root: str, quick: bool = False, folders: list 
     if quick:
         if folders is not None:
             folders.append((top_real, info))
-        return _named_files(top_real, [] if folders is None else folders)
+        from cortex.core.namewalk import named_files  # here: a call that takes the listing memo walks no folder
+
+        return named_files(top_real, [] if folders is None else folders, SUFFIXES, MAX_FILES)
     files: list[str] = []
 
     def walk(directory: str) -> None:
@@ -81,7 +84,7 @@ def _files_under(top: str, corpus_root: str, quick: bool = False, folders: list 
                 path = entry.path  # os.path.join(directory, name), already built by scandir
                 if not (ascii_folder and name.isascii()):
                     require_utf8_name(path)
-                canonical = name.endswith(_SUFFIXES)
+                canonical = name.endswith(SUFFIXES)
                 if canonical and entry.is_file(follow_symlinks=False):  # the usual entry: regular, no link, no folder
                     if len(files) >= MAX_FILES:
                         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(
@@ -107,64 +110,9 @@ def _files_under(top: str, corpus_root: str, quick: bool = False, folders: list 
     return files  # unordered: canonical_files sorts once
 
 
-def _named_files(top_real: str, listed: list) -> list[str] | None:
-    """The careful walk's files from the names alone (os.listdir makes no DirEntry: ~2,000 instructions a name
-    less), or None when only the careful walk can decide. A name with a canonical suffix is taken as a regular
-    file: canonical_files_stats' lstat of every file confirms it, else walks carefully (a folder or symlink
-    named so). Every other name is lstat'ed: a folder is walked, a symlink is the careful walk's error. None
-    too for a name that is not UTF-8, too many files, or a listing or lstat that fails (the careful walk
-    raises what it raises, at its point). `listed` receives (folder, its lstat) of each folder below `top_real`."""
-    files: list[str] = []
-    folders = [top_real]  # real, as in the careful walk: a folder below is no symlink
-    try:
-        for folder in folders:  # grows while it is walked
-            prefix = os.path.join(folder, "")
-            names = os.listdir(folder)
-            if not (prefix + "".join(names)).isascii() and not _utf8_names(prefix, names):
-                return None
-            if _all_canonical(names):  # the usual folder of notes: its paths made at C speed, no step per name
-                files += (prefix + "\0".join(names).replace("\0", "\0" + prefix)).split("\0")
-                continue
-            others = []
-            for name in names:
-                if name[0] in "_.":  # (a name is never empty)
-                    continue
-                if name.endswith(_SUFFIXES):
-                    files.append(prefix + name)
-                else:
-                    others.append(prefix + name)
-            for path in others:
-                info = os.lstat(path)
-                if stat.S_ISLNK(info.st_mode):
-                    return None
-                if stat.S_ISDIR(info.st_mode):
-                    folders.append(path)
-                    listed.append((path, info))
-    except OSError:
-        return None
-    return files if len(files) <= MAX_FILES else None
-
-
-def _all_canonical(names: list[str]) -> bool:
-    """Whether there are names and each has a canonical suffix and no leading `_` or `.` (counted in the names
-    joined by NUL, which no name holds: each name ends just before a NUL)."""
-    joined = "\0" + "\0".join(names) + "\0"
-    return bool(names) and "\0_" not in joined and "\0." not in joined and \
-        joined.count(".md\0") + joined.count(".jsonl\0") == len(names)
-
-
-def _utf8_names(prefix: str, names: list[str]) -> bool:
-    """Whether every path is UTF-8 (os.listdir decodes undecodable bytes to lone surrogates)."""
-    try:
-        (prefix + "".join(names)).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def canonical_files(root_real: str, quick: bool = False, folders: list | None = None) -> list[str] | None:
     """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root. With `quick` the
-    folders are walked by their names (_named_files): None when the careful walk must decide; in the first
+    folders are walked by their names (cortex.core.namewalk): None when the careful walk must decide; in the first
     layout `folders` (when given) receives (folder, its lstat) of every folder whose listing the files depend
     on: the root, KNOWLEDGE and each folder below it. (The others follow a symlink's target: os.path.exists.)"""
     knowledge = os.path.join(root_real, "KNOWLEDGE")

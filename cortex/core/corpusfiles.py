@@ -19,10 +19,10 @@ from cortex.core.safepaths import is_within, pin_tree
 MAX_FILES = 10_000
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
+SUFFIXES = (".md", ".jsonl")  # a canonical file's name ends so
 # assert_canonical_text's rule on valid UTF-8 bytes, where no surrogate can occur and C1 controls are exactly
 # C2 80..C2 9F: deleting every allowed single byte (C speed) leaves the forbidden ones, about
 # ten times faster than the text pattern on a large corpus.
-SUFFIXES = (".md", ".jsonl")  # a canonical file's name ends so
 _ALLOWED_BYTES = bytes(b for b in range(256) if not (b <= 0x08 or b in (0x0B, 0x0C) or 0x0E <= b <= 0x1F or b == 0x7F))
 
 
@@ -137,26 +137,6 @@ def canonical_files(root_real: str, quick: bool = False, folders: list | None = 
     return None if files is None else _js_sorted(files)
 
 
-def canonical_files_stats(root_real: str, remembered: list[str] | None = None,
-                          folders: list | None = None) -> tuple[list[str], list[os.stat_result]]:
-    """canonical_files and check_limits' lstat of each: walked by names when every file then proves regular
-    (the lstat a file needs anyway stands for the careful walk's type of its entry), else carefully.
-    `remembered`: the files of a walk whose every folder is unchanged since (cortex.searchcache.loader's
-    listing memo), taken instead of walking when each still proves regular. `folders` receives the walk by
-    names' folders (canonical_files), and nothing when the careful walk decides or `remembered` is taken."""
-    infos = None if remembered is None else _regular_stats(remembered)
-    if infos is not None:
-        return remembered, infos if _within_limits(remembered, infos) else check_limits(remembered, root_real)
-    files = canonical_files(root_real, quick=True, folders=folders)
-    infos = None if files is None else _regular_stats(files)
-    if infos is not None:
-        return files, infos if _within_limits(files, infos) else check_limits(files, root_real)  # its error
-    if folders is not None:
-        folders.clear()  # the careful walk's folders are not recorded
-    files = canonical_files(root_real)
-    return files, check_limits(files, root_real)
-
-
 def _js_sorted(paths: list[str]) -> list[str]:
     """JavaScript's order (UTF-16 code units): for ASCII paths (the usual case) that is code point order, so a
     sort without a key per path (one encode each) does."""
@@ -165,22 +145,18 @@ def _js_sorted(paths: list[str]) -> list[str]:
     return sorted(paths, key=utf16_key)
 
 
-def _regular_stats(files: list[str]) -> list[os.stat_result] | None:
+def regular_stats(files: list[str]) -> list[os.stat_result] | None:
     """Each file's lstat when every one is a regular file; None when one is not, or is gone."""
-    from operator import itemgetter  # here: `hot render`, which imports this module, loads no operator
-
     try:
         infos = list(map(os.lstat, files))
     except OSError:
         return None
-    return infos if all(map(stat.S_ISREG, map(itemgetter(0), infos))) else None  # st_mode, by place
+    return infos if all(map(stat.S_ISREG, [info.st_mode for info in infos])) else None
 
 
-def _within_limits(files: list[str], infos: list[os.stat_result]) -> bool:
+def within_limits(files: list[str], infos: list[os.stat_result]) -> bool:
     """Whether regular files of these lstat results keep the count and byte limits (the usual corpus)."""
-    from operator import itemgetter
-
-    sizes = list(map(itemgetter(6), infos))  # st_size, by place (os.stat_result's tuple order)
+    sizes = [info.st_size for info in infos]
     return len(files) <= MAX_FILES and max(sizes, default=0) <= MAX_FILE_BYTES and sum(sizes) <= MAX_TOTAL_BYTES
 
 
@@ -188,8 +164,8 @@ def check_limits(files: list[str], root: str) -> list[os.stat_result]:
     """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
     if len(files) > MAX_FILES:
         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(rule="file-count-limit")
-    infos = _regular_stats(files)  # every lstat, then every limit at once: the usual corpus passes them all
-    if infos is not None and _within_limits(files, infos):
+    infos = regular_stats(files)  # every lstat, then every limit at once: the usual corpus passes them all
+    if infos is not None and within_limits(files, infos):
         return infos
     # File by file: a failing lstat is met after the checks of the files before it, as always.
     total = 0

@@ -3,7 +3,7 @@ entry per name; used by cortex.core.corpusfiles (canonical_files with `quick`).
 
 os.listdir makes no DirEntry (~2,000 instructions a name less than os.scandir's walk), and a folder holding
 only notes has its paths joined at C speed. The lstat of each file, which the search cache's key needs anyway,
-stands for its entry's type (cortex.core.corpusfiles.canonical_files_stats); anything the names alone cannot
+stands for its entry's type (cortex.core.corpus.canonical_files_stats); anything the names alone cannot
 decide goes back to the careful walk.
 """
 from __future__ import annotations

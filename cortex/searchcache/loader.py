@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 import time
 
-from cortex.core.corpus import enumerate_canonical_corpus, pinned_root
-from cortex.core.corpusfiles import canonical_files_stats
+from cortex.core.corpus import canonical_files_stats, enumerate_canonical_corpus, pinned_root
 from cortex.searchcache.location import db_path
 
 TYPE_CHECKING = False  # annotations only

@@ -268,7 +268,8 @@ def test_canonical_files_are_in_javascripts_order_ascii_or_not(tmp_path):
 
 def _walked(root: str):
     """(files, stat keys) or the error's (message, rule): the same for the walk by names and the careful one."""
-    from cortex.core.corpusfiles import canonical_files, canonical_files_stats, check_limits
+    from cortex.core.corpus import canonical_files_stats
+    from cortex.core.corpusfiles import canonical_files, check_limits
     from cortex.errors import IntegrityError
 
     outcomes = []

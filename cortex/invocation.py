@@ -91,9 +91,11 @@ class Invocation:
 
     def count_option(self, name: str, default: int, high: int) -> int:
         """A whole-number option from 1 to `high` in ASCII digits (`default` when absent); else invalid_input."""
+        raw = self.option(name)
+        if raw is None:  # whole_setting's answer, without loading the number parser (a hook's usual call)
+            return default
         from cortex.core.numbers import whole_setting
-
-        return whole_setting(name, self.option(name), default, 1, high)
+        return whole_setting(name, raw, default, 1, high)
 
     @property
     def adapter(self) -> str | None:

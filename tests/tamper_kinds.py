@@ -184,3 +184,35 @@ def summarised_answers(built: Built) -> dict:
 
     recalled = run(["-m", "cortex", "recall", "frost dates for the garden", "--root", str(built.root)], built.env)
     return {**read_answers(built), "recall": recalled.stdout, "recall_code": recalled.returncode}
+
+
+# -- the search cache's listing memo (cortex.searchcache.summary.remembered_files): recall, search and get answers -----
+
+
+def build_listed(folder: Path, variant: int) -> Built:
+    """A summarised tree whose folders last changed long ago: the warm call leaves the listing memo too."""
+    import os
+
+    built = Built(copy_demo(folder), {**cache_env(folder), "CORTEX_NOW": "2026-11-29T12:00:00Z"})
+    assert cortex_data(built, "search", "the" if variant else "frost")[0] == 0  # fills the database (a builder)
+    builders_done(built)
+    for path, _dirs, _files in os.walk(built.root):  # aged past the racy margin: a listing may be remembered
+        os.utime(path, ns=(1_700_000_000 * 10**9,) * 2)
+    assert cortex_data(built, "search", "the")[0] == 0  # warm: leaves the listing memo
+    return built
+
+
+def search_listing(built: Built) -> dict[str, Path]:
+    return {"listing": next((Path(built.env["CORTEX_CACHE_DIR"]) / "search").rglob("search.sqlite-listing"))}
+
+
+def one_note_fewer(path: Path) -> None:
+    """Resealed, whole and of this root, but a note fewer and its folders' keys from another time."""
+    import marshal
+
+    from cortex.searchcache.summary import LISTING_MAGIC, SEAL_BYTES, seal
+
+    root, read_ns, folders, keys, files = marshal.loads(path.read_bytes()[len(LISTING_MAGIC) + SEAL_BYTES:])
+    payload = marshal.dumps((root, read_ns, folders, [(*key[:4], key[4] - 1) for key in keys],
+                             files.split("\0", 1)[1]), 4)
+    path.write_bytes(LISTING_MAGIC + seal(payload, LISTING_MAGIC) + payload)

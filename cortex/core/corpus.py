@@ -13,7 +13,8 @@ import os
 from cortex.core import gcpause
 from cortex.core.sha256 import sha256_hex
 from cortex.core.corpusfiles import (canonical_files, canonical_text, check_limits, pin_canonical_root,
-                                     read_canonical_bytes, read_canonical_utf8, require_utf8_name)
+                                     read_canonical_bytes, read_canonical_utf8, regular_stats, require_utf8_name,
+                                     within_limits)
 from cortex.errors import IntegrityError
 from cortex.core.frontmatter import frontmatter_fields, split_lines
 from cortex.core.jscompat import js_trim
@@ -21,7 +22,7 @@ from cortex.core.records import CortexRecord
 from cortex.core.timestamps import parse_timestamp_ms
 
 # The parsers (cortex.core.jsonlrows, cortex.core.privacy) and the error paths (cortex.core.corpusfaults) are imported
-# where they run: a warm read takes its records from the search cache and only walks the files (pinned_files_stats).
+# where they run: a warm read takes its records from the search cache and only walks the files (canonical_files_stats).
 MAX_RECORDS = 50_000
 EPOCH_ISO = "1970-01-01T00:00:00.000Z"
 
@@ -183,16 +184,34 @@ def _jsonl_record(row: dict, rel: str, number: int) -> CortexRecord:
 
 def pinned_files(root: str) -> tuple[str, list[str]]:
     """Pin `root` and list its canonical files, every limit checked from metadata (no content read)."""
-    root_real, files, _infos = pinned_files_stats(root)
-    return root_real, files
+    root_real = pinned_root(root)
+    return root_real, canonical_files_stats(root_real)[0]
 
 
-def pinned_files_stats(root: str) -> tuple[str, list[str], list[os.stat_result]]:
-    """pinned_files with each file's lstat as the limits saw it (the search cache's trust key)."""
-    require_utf8_name(root)
-    root_real = pin_canonical_root(root)
+def canonical_files_stats(root_real: str, remembered: list[str] | None = None,
+                          folders: list | None = None) -> tuple[list[str], list[os.stat_result]]:
+    """canonical_files and check_limits' lstat of each: walked by names when every file then proves regular
+    (the lstat a file needs anyway stands for the careful walk's type of its entry), else carefully.
+    `remembered`: the files of a walk whose every folder is unchanged since (cortex.searchcache.loader's
+    listing memo), taken instead of walking when each still proves regular. `folders` receives the walk by
+    names' folders (canonical_files), and nothing when the careful walk decides or `remembered` is taken."""
+    infos = None if remembered is None else regular_stats(remembered)
+    if infos is not None:
+        return remembered, infos if within_limits(remembered, infos) else check_limits(remembered, root_real)
+    files = canonical_files(root_real, quick=True, folders=folders)
+    infos = None if files is None else regular_stats(files)
+    if infos is not None:
+        return files, infos if within_limits(files, infos) else check_limits(files, root_real)  # its error
+    if folders is not None:
+        folders.clear()  # the careful walk's folders are not recorded
     files = canonical_files(root_real)
-    return root_real, files, check_limits(files, root_real)
+    return files, check_limits(files, root_real)
+
+
+def pinned_root(root: str) -> str:
+    """The canonical root, resolved once (the trust boundary): a UTF-8 name, a folder."""
+    require_utf8_name(root)
+    return pin_canonical_root(root)
 
 
 def parse_file(path: str, root_real: str) -> list[CortexRecord]:

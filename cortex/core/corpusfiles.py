@@ -19,6 +19,7 @@ from cortex.core.safepaths import is_within, pin_tree
 MAX_FILES = 10_000
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_TOTAL_BYTES = 128 * 1024 * 1024
+SUFFIXES = (".md", ".jsonl")  # a canonical file's name ends so
 # assert_canonical_text's rule on valid UTF-8 bytes, where no surrogate can occur and C1 controls are exactly
 # C2 80..C2 9F: deleting every allowed single byte (C speed) leaves the forbidden ones, about
 # ten times faster than the text pattern on a large corpus.
@@ -56,12 +57,22 @@ def pin_canonical_root(root: str) -> str:
     return pin_tree(root, what="Canonical root", hint="")
 
 
-def _files_under(top: str, corpus_root: str) -> list[str]:
+def _files_under(top: str, corpus_root: str, quick: bool = False, folders: list | None = None) -> list[str] | None:
+    """The canonical files below `top`, unordered; with `quick`, the walk by names' list (None: walk carefully,
+    cortex.core.namewalk), each folder it lists added to `folders` (when given) with its lstat, taken before its
+    listing."""
     if not os.path.exists(top):
         return []
     top_real = _checked_realpath(top, corpus_root)  # corpus_root is real: canonical_files' root_real
-    if not stat.S_ISDIR(os.lstat(top_real).st_mode):
+    info = os.lstat(top_real)
+    if not stat.S_ISDIR(info.st_mode):
         raise IntegrityError(f"Canonical corpus path is not a directory: {top}").at(file=top, rule="not-directory")
+    if quick:
+        if folders is not None:
+            folders.append((top_real, info))
+        from cortex.core.namewalk import named_files  # here: a call that takes the listing memo walks no folder
+
+        return named_files(top_real, [] if folders is None else folders, SUFFIXES, MAX_FILES)
     files: list[str] = []
 
     def walk(directory: str) -> None:
@@ -74,7 +85,7 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
                 path = entry.path  # os.path.join(directory, name), already built by scandir
                 if not (ascii_folder and name.isascii()):
                     require_utf8_name(path)
-                canonical = name.endswith((".md", ".jsonl"))
+                canonical = name.endswith(SUFFIXES)
                 if canonical and entry.is_file(follow_symlinks=False):  # the usual entry: regular, no link, no folder
                     if len(files) >= MAX_FILES:
                         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(
@@ -100,12 +111,17 @@ def _files_under(top: str, corpus_root: str) -> list[str]:
     return files  # unordered: canonical_files sorts once
 
 
-def canonical_files(root_real: str) -> list[str]:
+def canonical_files(root_real: str, quick: bool = False, folders: list | None = None) -> list[str] | None:
     """KNOWLEDGE/ plus root-level *_MEMORY.md; else MEMORY/KNOWLEDGE/; else the whole root (`root_real`: a real
-    path, as pin_canonical_root gives it)."""
+    path, as pin_canonical_root gives it). With `quick` the folders are walked by their names
+    (cortex.core.namewalk): None when the careful walk must decide; in the first layout `folders` (when given)
+    receives (folder, its lstat) of every folder whose listing the files depend on: the root, KNOWLEDGE and each
+    folder below it. (The others follow a symlink's target: os.path.exists.)"""
     knowledge = os.path.join(root_real, "KNOWLEDGE")
     nested = os.path.join(root_real, "MEMORY", "KNOWLEDGE")
     if os.path.exists(knowledge):
+        if quick and folders is not None:
+            folders.append((root_real, os.lstat(root_real)))  # before its listing: a change after it shows
         hot: list[str] = []
         with os.scandir(root_real) as entries:
             for entry in entries:
@@ -117,10 +133,10 @@ def canonical_files(root_real: str) -> list[str]:
                                                                                                  rule="not-regular")
                     _checked_realpath(path, root_real)
                     hot.append(path)
-        return _js_sorted(_files_under(knowledge, root_real) + hot)
-    if os.path.exists(nested):
-        return _js_sorted(_files_under(nested, root_real))
-    return _js_sorted(_files_under(root_real, root_real))
+        files = _files_under(knowledge, root_real, quick, folders)
+        return None if files is None else _js_sorted(files + hot)
+    files = _files_under(nested if os.path.exists(nested) else root_real, root_real, quick)
+    return None if files is None else _js_sorted(files)
 
 
 def _js_sorted(paths: list[str]) -> list[str]:
@@ -131,18 +147,29 @@ def _js_sorted(paths: list[str]) -> list[str]:
     return sorted(paths, key=utf16_key)
 
 
+def regular_stats(files: list[str]) -> list[os.stat_result] | None:
+    """Each file's lstat when every one is a regular file; None when one is not, or is gone."""
+    try:
+        infos = list(map(os.lstat, files))
+    except OSError:
+        return None
+    return infos if all(map(stat.S_ISREG, [info.st_mode for info in infos])) else None
+
+
+def within_limits(files: list[str], infos: list[os.stat_result]) -> bool:
+    """Whether regular files of these lstat results keep the count and byte limits (the usual corpus)."""
+    sizes = [info.st_size for info in infos]
+    return len(files) <= MAX_FILES and max(sizes, default=0) <= MAX_FILE_BYTES and sum(sizes) <= MAX_TOTAL_BYTES
+
+
 def check_limits(files: list[str], root: str) -> list[os.stat_result]:
     """Every metadata limit; each file's lstat, in order (the search cache's trust key needs no second one)."""
     if len(files) > MAX_FILES:
         raise IntegrityError(f"Canonical corpus exceeds file count limit ({MAX_FILES})").at(rule="file-count-limit")
-    try:  # every lstat, then every limit at once: the usual corpus passes them all
-        infos = list(map(os.lstat, files))
-        sizes = [info.st_size for info in infos]
-        if all(map(stat.S_ISREG, [info.st_mode for info in infos])) and max(sizes, default=0) <= MAX_FILE_BYTES \
-                and sum(sizes) <= MAX_TOTAL_BYTES:
-            return infos
-    except OSError:
-        pass  # file by file below: a failing lstat is met after the checks of the files before it, as always
+    infos = regular_stats(files)  # every lstat, then every limit at once: the usual corpus passes them all
+    if infos is not None and within_limits(files, infos):
+        return infos
+    # File by file: a failing lstat is met after the checks of the files before it, as always.
     total = 0
     infos = []
     for path in files:

@@ -14,9 +14,7 @@ and keeps ranking every term, as the reference does.
 from __future__ import annotations
 
 import math
-from collections import namedtuple
 
-from cortex.core.numbers import ascii_decimal
 from cortex.errors import InvalidInput
 
 # (option, environment variable, default, upper bound). The defaults are the strictest that lose no expected
@@ -39,10 +37,14 @@ when where which while who whom why will with won wouldn y you your yours yourse
 """.split())
 
 
-class Floor(namedtuple("Floor", "min_score min_share")):
-    """The relevance floor: min_score (a BM25 score >= 0), min_share (0 to 1, of the best record's score)."""
+class Floor:
+    """The relevance floor: min_score (a BM25 score >= 0), min_share (0 to 1, of the best record's score). (Not a
+    named tuple: nothing uses it as one, and its class cost every prompt ~0.4M instructions.)"""
 
-    __slots__ = ()
+    __slots__ = ("min_score", "min_share")
+
+    def __init__(self, min_score: float, min_share: float) -> None:
+        self.min_score, self.min_share = min_score, min_share
 
 
 DEFAULT_FLOOR = Floor(*(default for _option, _env, default, _high in SETTINGS.values()))
@@ -65,6 +67,8 @@ def floor_from(options: dict, environ) -> Floor:
 
 
 def _setting(name: str, raw: str, high: float) -> float:
+    from cortex.core.numbers import ascii_decimal  # here: a prompt without a floor setting parses no number
+
     value = ascii_decimal(raw.strip())
     if value is None or not math.isfinite(value) or not 0 <= value <= high:
         bound = "" if high == math.inf else f" and <= {high:g}"

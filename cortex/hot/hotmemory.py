@@ -30,6 +30,8 @@ MAX_ENTRIES = 48
 MAX_CHARS_PER_ENTRY = 256
 CAP_CHARS = MAX_ENTRIES * MAX_CHARS_PER_ENTRY
 CONSOLIDATE_AT = 39  # ~80% of the cap: the reviewer consolidates before adding (seed 002 §3)
+MAX_HOT_FILE_BYTES = 1 << 20  # a hot file's read bound (render, recall)
+SECTIONS = (("principal", "PRINCIPAL MEMORY"), ("da", "DA MEMORY"))  # each hot file's label and block title
 
 
 # Each parse needs the fence, the line split and the prefixes: plain string searches, not patterns compiled by

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from cortex.errors import IntegrityError
 from cortex.hot.hotinput import hot_text
-from cortex.hot.hotmemory import CAP_CHARS, MAX_ENTRIES, read_diagnostics
+from cortex.hot.hotmemory import CAP_CHARS, MAX_ENTRIES, MAX_HOT_FILE_BYTES, SECTIONS, read_diagnostics
 from cortex.layout import Layout
 from cortex.core.safeio import UnsafeFile, read_bounded
 
-MAX_HOT_FILE_BYTES = 1 << 20
-SECTIONS = (("principal", "PRINCIPAL MEMORY"), ("da", "DA MEMORY"))
 
 
 def _entries(layout: Layout, label: str) -> tuple[list[str], int]:

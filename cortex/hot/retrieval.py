@@ -18,8 +18,7 @@ from cortex.core.corpus import EPOCH_ISO, enumerate_canonical_corpus
 from cortex.core.durable import append_line
 from cortex.core.frontmatter import frontmatter_fields, frontmatter_span
 from cortex.hot.hotinput import hot_text
-from cortex.hot.hotrender import SECTIONS, MAX_HOT_FILE_BYTES
-from cortex.hot.hotmemory import parse_memory_content, validate_entries
+from cortex.hot.hotmemory import MAX_HOT_FILE_BYTES, SECTIONS, parse_memory_content, validate_entries
 from cortex.core.jsjson import dumps
 from cortex.evidencerows import RetrievalRow
 from cortex.layout import Layout, OBSERVABILITY, RETRIEVALS_LOG

@@ -25,9 +25,7 @@ from cortex.core.corpus import check_record_count, check_unique_ids, enumerate_c
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.core.tokenize import terms
-from cortex.searchcache.builder import BuildJob, submit
-from cortex.searchcache.coldcorpus import ColdCorpus, file_key, read_cold
-from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts,
+from cortex.searchcache.entries import (DamagedEntry, FileFacts, Row, checked_content, decode_facts, file_key,
                                         fresh_facts, full_record, identity, query_postings, stat_key, summary_facts,
                                         trusted)
 from cortex.searchcache.merged import stored_postings
@@ -38,6 +36,10 @@ from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
 from cortex.searchcache.summary import Summary, read_summary, summary_places, write_summary
 
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
+TYPE_CHECKING = False  # annotations only: a warm call with nothing to build or read cold loads neither module
+if TYPE_CHECKING:
+    from cortex.searchcache.builder import BuildJob
+    from cortex.searchcache.coldcorpus import ColdCorpus
 
 
 def load_cached(root_real: str, files: tuple[str, ...], infos: list, path: str, clock: Callable[[], int],
@@ -156,6 +158,8 @@ class CachedCorpus(ColumnFacts):
     def cold(self) -> ColdCorpus:
         """No trusted entry (or a damaged cache): every file read as the uncached loader reads it, in its
         order, with its errors; the snapshot ends and the files go to the builder on close."""
+        from cortex.searchcache.coldcorpus import ColdCorpus, read_cold
+
         self._end()
         # A load stopped by damage may have read some already: each file is read (and stored) once.
         records, self._fresh = read_cold(self.root, self.files, self._infos)
@@ -271,6 +275,8 @@ class CachedCorpus(ColumnFacts):
     def _job(self) -> BuildJob | None:
         if not self._fresh and not self._gone:
             return None
+        from cortex.searchcache.builder import BuildJob
+
         return BuildJob(self.path, self.root, iso_from_ms(self.clock()), self._fresh, self._gone)
 
     def close(self) -> None:
@@ -284,4 +290,6 @@ class CachedCorpus(ColumnFacts):
         self._end()
         job, self._fresh, self._gone = self._job(), [], []
         if job is not None:
+            from cortex.searchcache.builder import submit
+
             submit(job, self.builds)

@@ -12,12 +12,7 @@ from cortex.core.corpus import Corpus, check_unique_ids, parsed_files
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
 from cortex.searchcache.builder import BuildJob, submit
-from cortex.searchcache.entries import stat_key, trusted
-
-
-def file_key(files: tuple[str, ...], infos: list[os.stat_result] | None, file_no: int) -> tuple:
-    """A file's stat key: from its lstat as the limits took it (`infos`, moments ago), else a fresh lstat."""
-    return stat_key(infos[file_no] if infos is not None else os.lstat(files[file_no]))
+from cortex.searchcache.entries import file_key, trusted
 
 
 def read_cold(root: str, files: tuple[str, ...], infos: list[os.stat_result] | None) -> tuple[list[CortexRecord], list]:

@@ -10,9 +10,9 @@ cache reader, so the first call costs what an uncached one does.
 from __future__ import annotations
 
 import os
+import time
 
-from cortex.core.corpus import enumerate_canonical_corpus, pinned_files_stats
-from cortex.searchcache.coldcorpus import cold_without_store
+from cortex.core.corpus import canonical_files_stats, enumerate_canonical_corpus, pinned_root
 from cortex.searchcache.location import db_path
 
 TYPE_CHECKING = False  # annotations only
@@ -26,11 +26,23 @@ def load_corpus(root: str, environ: Mapping[str, str], clock: Callable[[], int],
     reads, handed to the builder on close); a plain Corpus when there is no usable cache.
     `index` asks for entries that can rank and give content (search, recall, get, export); `builds`, when
     given, receives the build work instead of it running at close (builder.submit)."""
-    root_real, files, infos = pinned_files_stats(root)
+    root_real = pinned_root(root)
     path = db_path(environ, root_real)
     if path is None:
         return enumerate_canonical_corpus(root_real)
+    remembered, folders, read_ns = None, None, 0
+    if os.path.lexists(path):  # a database: the listing memo beside it may hold the files (summary.remembered_files)
+        from cortex.searchcache.summary import remembered_files
+
+        remembered, folders, read_ns = remembered_files(path, root_real), [], time.time_ns()
+    files, infos = canonical_files_stats(root_real, remembered, folders)
+    if folders and index:  # walked by names: remembered for the next call (the audit leaves the folder as it is)
+        from cortex.searchcache.summary import remember_files
+
+        remember_files(path, root_real, read_ns, folders, files)
     if not os.path.lexists(path):  # no database yet (installed, cleared): creating one (its schema, sqlite's syncs)
+        from cortex.searchcache.coldcorpus import cold_without_store
+
         return cold_without_store(root_real, tuple(files), infos, path, clock, builds)  # is the builder's work
     from cortex.searchcache.cached import load_cached  # sqlite and the cache's readers: only with a database
 

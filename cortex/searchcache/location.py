@@ -5,7 +5,6 @@ The folder rule is cortex.core.cachedir's (CORTEX_CACHE_DIR, XDG_CACHE_HOME/cort
 """
 from __future__ import annotations
 
-import errno
 import os
 import stat
 
@@ -18,8 +17,9 @@ if TYPE_CHECKING:
 
 DB_NAME = "search.sqlite"
 SIDE_FILES = ("", "-wal", "-shm", "-journal")  # the database, its WAL, shared memory and rollback journal
-# ...and the summary of its file facts (cortex.searchcache.summary: read by us, never by sqlite, so never probed)
-OWNED_FILES = SIDE_FILES + ("-summary",)
+# ...and the summary of its file facts and the listing memo (cortex.searchcache.summary: read by us, never by sqlite,
+# so never probed)
+OWNED_FILES = SIDE_FILES + ("-summary", "-listing")
 
 
 def db_path(environ: Mapping[str, str], memory_root: str, *, create: bool = True) -> str | None:
@@ -51,6 +51,8 @@ def remove_files(path: str, *, strict: bool = False) -> int:
     if strict:
         for name, _size in present:
             if stat.S_ISDIR(os.lstat(name).st_mode):
+                import errno  # here: only `cortex cache clear` meets a folder there
+
                 raise IsADirectoryError(errno.EISDIR, "a folder where a cache file belongs", name)
     freed = 0
     for name, size in present:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 from array import array
 from bisect import bisect_right
-from operator import sub
 
 from cortex.searchcache.entries import FileFacts, Owners, Row, summary_facts
 from cortex.searchcache.ranking import flat_lengths
@@ -91,8 +90,7 @@ class ColumnFacts:
 
 def column_owners(columns) -> Owners:
     """The owners (entries.Owners) of a summary's every file (cortex.searchcache.summary.Summary)."""
-    return Owners(dict(zip(columns.entry_ids, range(columns.n))), list(map(sub, columns.starts[1:], columns.starts)),
-                  columns.seeds)
+    return Owners(dict(zip(columns.entry_ids, range(columns.n))), columns.counts, columns.seeds)
 
 
 def facts_owners(files: list, keys: list[str], found: list) -> Owners:

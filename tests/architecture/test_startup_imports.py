@@ -293,7 +293,10 @@ def test_the_collector_pauses_while_a_command_loads_and_is_on_again_after(tree, 
 # (re, enum, unicodedata) only for text beyond ASCII.
 NOT_ON_A_WARM_RECALL = ("json", "sqlite3", "datetime", "cortex.core.related", "_blake2", "hashlib", "re", "enum",
                         "unicodedata", "cortex.core.unicode_tables", "cortex.core.jsonlrows", "cortex.core.privatejson",
-                        "cortex.core.corpusfaults", "cortex.core.strictjson", "cortex.rootshape")
+                        "cortex.core.corpusfaults", "cortex.core.strictjson", "cortex.rootshape",
+                        # nothing to build, nothing read cold, no floor setting, no cache folder to clear
+                        "cortex.searchcache.builder", "cortex.searchcache.coldcorpus", "cortex.hot.hotrender",
+                        "cortex.core.numbers", "errno")
 
 
 def test_a_warm_recall_decodes_no_record_and_imports_no_json(tree, tmp_path):  # noqa: F811 - fixture

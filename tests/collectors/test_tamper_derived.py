@@ -15,9 +15,10 @@ import pytest
 from tests import health_scenarios as scenarios
 from tests.health_support import copy_demo, obs
 from tests.tamper_kinds import (another_generation, build_config, build_corpus, build_exported, build_hot_content,
-                                build_summarised, builder_lock, config_verdicts, content_memos, corpus_verdicts,
-                                count_more, export_cursors, exported, one_more_of_each, read_answers, say_valid,
-                                scribble, search_summary, summarised_answers)
+                                build_listed, build_summarised, builder_lock, config_verdicts, content_memos,
+                                corpus_verdicts, count_more, export_cursors, exported, one_more_of_each,
+                                one_note_fewer, read_answers, say_valid, scribble, search_listing, search_summary,
+                                summarised_answers)
 from tests.tamper_support import (TAMPERS, Built, Kind, audit_report, audited, builders_done, cache_env, check,
                                   cortex_data, memos_of, run)
 
@@ -206,6 +207,7 @@ KINDS = [
     Kind("otlp-export-cursors", build_exported, export_cursors, zero_counts, exported, cache=False),
     Kind("search-builder-lock", build_searched, builder_lock, scribble, read_answers),
     Kind("search-summary", build_summarised, search_summary, another_generation, summarised_answers),
+    Kind("search-listing", build_listed, search_listing, one_note_fewer, summarised_answers),
 ]
 
 
@@ -262,11 +264,11 @@ def test_every_file_in_the_cache_folder_is_a_row_of_its_own(tmp_path):
     searched = Built(root, {**built.env, "CORTEX_NOW": "2026-11-29T12:00:00Z"})
     assert cortex_data(searched, "search", "the")[0] == 0
     builders_done(searched)  # the next search is warm
-    assert cortex_data(searched, "search", "the")[0] == 0  # warm: leaves the summary
+    assert cortex_data(searched, "search", "the")[0] == 0  # warm: leaves the summary and the listing memo
     rows = {kind.files.__name__: kind.name for kind in KINDS}
     claimed: dict[Path, list[str]] = {}
     for files in (cursors, memos, config_verdicts, corpus_verdicts, content_memos, export_cursors, search_db,
-                  builder_lock, search_summary):
+                  builder_lock, search_summary, search_listing):
         assert files.__name__ in rows, f"{files.__name__} picks derived files but no row tampers with them"
         for path in files(built).values():
             claimed.setdefault(path, []).append(rows[files.__name__])
@@ -276,5 +278,5 @@ def test_every_file_in_the_cache_folder_is_a_row_of_its_own(tmp_path):
     assert all(len(names) == 1 for names in claimed.values()), claimed
     assert {name for names in claimed.values() for name in names} == {  # each row's files were made here
         "audit-cursors", "tail-stamp-memos", "reviewer-config-verdict", "corpus-load-memo", "hot-content-memo",
-        "otlp-export-cursors", "search-cache", "search-builder-lock", "search-summary"}
+        "otlp-export-cursors", "search-cache", "search-builder-lock", "search-summary", "search-listing"}
     assert len(export_cursors(built)) == 6  # three logs, for each of the two destinations (--otlp, otlp-json)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 
 import pytest
 
@@ -263,3 +264,70 @@ def test_canonical_files_are_in_javascripts_order_ascii_or_not(tmp_path):
         found = [os.path.basename(path) for path in canonical_files(str(root))]
         assert found == sorted(names, key=lambda name: name.encode("utf-16-be")), found
     assert found.index("\U0001d49c.md") < found.index("\uff5e.md")  # not code point order
+
+
+def _walked(root: str):
+    """(files, stat keys) or the error's (message, rule): the same for the walk by names and the careful one."""
+    from cortex.core.corpus import canonical_files_stats
+    from cortex.core.corpusfiles import canonical_files, check_limits
+    from cortex.errors import IntegrityError
+
+    outcomes = []
+    for walk in (canonical_files_stats, lambda real: (canonical_files(real), check_limits(canonical_files(real), real))):
+        try:
+            files, infos = walk(root)
+            outcomes.append((files, [(info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns) for info in infos]))
+        except IntegrityError as error:
+            outcomes.append((str(error), error.rule))
+    assert outcomes[0] == outcomes[1]
+    quick = canonical_files(root, quick=True)  # None, or a name that is no regular file: the careful walk decides
+    by_names = quick is not None and all(os.path.isfile(path) and not os.path.islink(path) for path in quick)
+    assert not by_names or quick == outcomes[0][0]
+    return outcomes[0], by_names
+
+
+@pytest.mark.parametrize("layout", ["knowledge", "nested", "flat"])
+def test_the_walk_by_names_lists_what_the_careful_walk_lists(tmp_path, layout):
+    """canonical_files_stats walks by names (os.listdir, no entry types): the same files and lstat results as
+    canonical_files and check_limits, and the same error, whatever stands where a note is expected."""
+    root = tmp_path / layout
+    top = {"knowledge": root / "KNOWLEDGE", "nested": root / "MEMORY" / "KNOWLEDGE", "flat": root}[layout]
+    (top / "deep" / "er").mkdir(parents=True)
+    for path in ("a.md", "b.jsonl", "deep/c.md", "deep/er/d.md", "_skip.md", ".hidden.md", "notes.txt", "deep/x"):
+        (top / path).write_text("x")
+    (top / "_skipped").mkdir()
+    (top / "_skipped" / "e.md").write_text("x")
+    if layout == "knowledge":
+        (root / "PRINCIPAL_MEMORY.md").write_text("x")
+    real = os.path.realpath(root)
+    (files, _keys), by_names = _walked(real)
+    assert by_names and sorted(os.path.relpath(path, top) for path in files if not path.endswith("_MEMORY.md")) == [
+        "a.md", "b.jsonl", "deep/c.md", "deep/er/d.md"]
+    (top / "deep" / "er" / "z.md").mkdir()  # a folder named as a note is walked (by the careful walk)
+    (top / "deep" / "er" / "z.md" / "in.md").write_text("x")
+    assert any(path.endswith("z.md/in.md") for path in _walked(real)[0][0])
+    shutil.rmtree(top / "deep" / "er" / "z.md")
+    os.symlink(top / "a.md", top / "deep" / "link.md")  # a symlink named as a note: the careful walk's error
+    assert _walked(real)[0][1] == "symlink"
+    os.unlink(top / "deep" / "link.md")
+    os.symlink(top / "deep", top / "deep" / "er" / "loop")  # any other symlink too
+    assert _walked(real) == (("Canonical path is a symlink: " + os.path.join(real, os.path.relpath(
+        top / "deep" / "er" / "loop", root)), "symlink"), False)
+    os.unlink(top / "deep" / "er" / "loop")
+    os.mkfifo(top / "deep" / "pipe.md")  # not a regular file
+    assert _walked(real)[0][1] == "not-regular"
+    os.unlink(top / "deep" / "pipe.md")
+    bad = os.path.join(os.fsencode(top / "deep"), b"bad\xff.md")  # a name that is not UTF-8
+    with open(bad, "w") as handle:
+        handle.write("x")
+    assert _walked(real) == (_walked(real)[0], False) and _walked(real)[0][1] == "utf8-name"
+    os.unlink(bad)
+    for name in ("é.md", "only.jsonl"):
+        (top / "deep" / "er" / name).write_text("x")  # a folder of notes only: its paths joined at once
+    (files, _keys), by_names = _walked(real)
+    assert by_names and {"é.md", "only.jsonl", "d.md"} <= {os.path.basename(path) for path in files}
+    for hidden in ("_draft.md", ".draft.md"):
+        (top / "deep" / "er" / hidden).write_text("x")
+        (files, _keys), by_names = _walked(real)
+        assert by_names and hidden not in {os.path.basename(path) for path in files}
+        os.unlink(top / "deep" / "er" / hidden)

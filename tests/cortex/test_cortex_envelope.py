@@ -104,9 +104,12 @@ def test_missing_root_and_file_root_are_integrity_errors(tmp_path):
 
 def test_unexpected_os_failure_is_internal_error_exit_1_not_a_traceback(tmp_path):
     # A real fault, not a mock: the process runs out of file descriptors while walking
-    # a deep KNOWLEDGE tree, which no contract error covers.
+    # a deep KNOWLEDGE tree, which no contract error covers. (The walk by names holds one
+    # folder open at a time; a folder named as a note sends the call to the careful walk,
+    # which holds every folder above the one it lists open.)
     memory = tmp_path / "MEMORY"
     deep = memory / "KNOWLEDGE"
+    (deep / "a-folder.md").mkdir(parents=True)
     for level in range(40):
         deep = deep / f"d{level}"
     md(deep / "leaf.md", id="leaf")

@@ -112,7 +112,7 @@ def reports() -> dict[str, dict]:
 def test_the_gate_loses_no_expected_record_and_injects_fewer_false_ones(reports):
     for name, report in reports.items():
         hook = report["recall_hook"]
-        assert (hook["min_score"], hook["min_share"]) == tuple(DEFAULT_FLOOR)
+        assert (hook["min_score"], hook["min_share"]) == (DEFAULT_FLOOR.min_score, DEFAULT_FLOOR.min_share)
         for query in report["queries"]:
             lost = [i for i in query["expected_ids"]
                     if i in query["recall_hook_ungated_ids"] and i not in query["recall_hook_ids"]]

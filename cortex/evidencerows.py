@@ -8,7 +8,6 @@ collector fast.
 """
 from __future__ import annotations
 
-from cortex.core.numbers import is_finite
 from cortex.core.timestamps import parse_timestamp_ms
 
 # pending-proposals.jsonl: the row model is cortex.write.proposalrows (pydantic, published as a schema);
@@ -32,7 +31,9 @@ def is_count(value: object) -> bool:
 
 
 def is_duration(value: object) -> bool:
-    return type(value) in (int, float) and is_finite(value) and value >= 0
+    # cortex.core.numbers.is_finite written out (a float's nan/inf minus itself is no 0; an int beyond any float
+    # raises OverflowError, as math.isfinite does): the recall hook imports this module, not that one.
+    return type(value) in (int, float) and float(value) - float(value) == 0 and value >= 0
 
 
 def retrieval_row_problem(row: dict) -> str | None:

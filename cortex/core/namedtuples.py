@@ -7,9 +7,11 @@ _replace, __repr__, _asdict, __getnewargs__, __match_args__, the C field accesso
 names that are valid already (ours are literals: namedtuple's name checks and `rename` are left
 out). tests/cortex/test_namedtuples.py compares the two.
 
-namedtuple compiles its __new__ from source (`eval`, ~0.25M instructions a class); here the same
-lambda for up to twelve fields comes compiled with this module, its argument names set on a copy
-of its code, so the function is the one eval would make.
+namedtuple compiles its __new__ from source (`eval`, ~0.25M instructions a class, ~0.7M for 16
+fields); here the same lambda for up to twelve fields comes compiled with this module, its argument
+names set on a copy of its code, so the function is the one eval would make. A caller with more
+fields passes its own, written in source (`new`: `_tuple_new(_cls, (fields...))`, as in
+cortex.core.records), rather than pay the compile.
 """
 from __future__ import annotations
 
@@ -41,8 +43,10 @@ def _new(field_names: tuple[str, ...], arg_list: str, namespace: dict):
     return eval(f"lambda _cls, {arg_list}: _tuple_new(_cls, ({arg_list}))", namespace)  # noqa: S307 - our names
 
 
-def namedtuple(typename: str, field_names, *, defaults: tuple | None = None, module: str | None = None) -> type:
-    """collections.namedtuple(typename, field_names, defaults=defaults, module=module)."""
+def namedtuple(typename: str, field_names, *, defaults: tuple | None = None, module: str | None = None,
+               new=None) -> type:
+    """collections.namedtuple(typename, field_names, defaults=defaults, module=module); `new`, when given, is its
+    __new__ written out (the function namedtuple would compile: tests/cortex/test_tuple_type.py)."""
     if isinstance(field_names, str):
         field_names = field_names.replace(",", " ").split()
     field_names = tuple(map(sys.intern, field_names))
@@ -59,7 +63,7 @@ def namedtuple(typename: str, field_names, *, defaults: tuple | None = None, mod
     tuple_new = tuple.__new__
 
     namespace = {"_tuple_new": tuple_new, "__builtins__": {}, "__name__": f"namedtuple_{typename}"}
-    __new__ = _new(field_names, arg_list, namespace)
+    __new__ = _new(field_names, arg_list, namespace) if new is None else new
     __new__.__name__ = "__new__"
     __new__.__doc__ = f"Create new instance of {typename}({arg_list})"
     if defaults is not None:

@@ -12,7 +12,8 @@ import math
 from collections import Counter
 from operator import attrgetter
 
-from cortex.core.records import CortexRecord, tuple_type
+from cortex.core.namedtuples import namedtuple
+from cortex.core.records import CortexRecord
 from cortex.core.tokenize import counting_terms, fold, is_lone_cjk, term_counts, terms as default_terms
 
 TYPE_CHECKING = False  # typing costs the recall hook milliseconds
@@ -30,7 +31,7 @@ def _new_ranked(_cls, record, score):
     return _tuple_new(_cls, (record, score))
 
 
-class Ranked(tuple_type("Ranked", ("record", "score"), _new_ranked)):
+class Ranked(namedtuple("Ranked", ("record", "score"), new=_new_ranked)):
     """A record (or cached head) and its score; a tuple, since a 50,000-record query builds one per match.
 
     record: CortexRecord | RecordHead; score: float.

@@ -1,5 +1,5 @@
-"""cortex.core.records.tuple_type: the record classes it makes (CortexRecord, RecordHead, Ranked) are the classes
-collections.namedtuple makes, but for the `__new__` they write out in source (namedtuple compiles it at import)."""
+"""cortex.core.namedtuples.namedtuple with `new`: the record classes made so (CortexRecord, RecordHead, Ranked) are
+the classes collections.namedtuple makes, but for the `__new__` they write out in source (namedtuple compiles it)."""
 from __future__ import annotations
 
 import copy

@@ -18,8 +18,8 @@ the cache is dropped and the call answers from the files.
 from __future__ import annotations
 
 import zlib
+from _bisect import bisect_left, bisect_right  # bisect.py re-exports these: 0.4M instructions less
 from _operator import lt  # operator's own: its Python module costs 2.5M instructions
-from bisect import bisect_left, bisect_right
 from itertools import groupby
 
 from cortex.core.lightstdlib import array_type

@@ -13,8 +13,8 @@ from __future__ import annotations
 import heapq
 import math
 from _functools import partial  # functools' and operator's own: their Python modules load collections
+from _bisect import bisect_right  # bisect.py re-exports it: 0.4M instructions less
 from _operator import lt
-from bisect import bisect_right
 from itertools import chain, compress
 
 from cortex.core.lightstdlib import array_type

@@ -12,15 +12,10 @@ answers from the files. When every file matches the summary, the corpus stays in
 from __future__ import annotations
 
 import os
-try:  # the C module the sqlite3 package wraps: the package also loads datetime for adapters no cache value needs
-    import _sqlite3 as sqlite3
-except ImportError:  # pragma: no cover - a build that has only the package
-    import sqlite3
 import time
-from array import array
-from collections.abc import Callable
-from functools import partial
+from _functools import partial  # functools' own: its Python module loads collections (cortex.core.lightstdlib)
 
+from cortex.core.lightstdlib import array_type, sqlite3_module
 from cortex.core.corpus import check_record_count, check_unique_ids, enumerate_canonical_corpus, parse_file
 from cortex.core.records import CortexRecord
 from cortex.core.timestamps import iso_from_ms
@@ -35,9 +30,13 @@ from cortex.searchcache.rows import ColumnFacts, Rows, column_owners, facts_owne
 from cortex.searchcache.store import SCHEMA_VERSION, CacheUnusable, Store
 from cortex.searchcache.summary import Summary, read_summary, summary_places, write_summary
 
+array = array_type()  # these two without collections and functools (cortex.core.lightstdlib)
+sqlite3 = sqlite3_module()
 _DAMAGE = (DamagedEntry, sqlite3.DatabaseError)
 TYPE_CHECKING = False  # annotations only: a warm call with nothing to build or read cold loads neither module
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cortex.searchcache.builder import BuildJob
     from cortex.searchcache.coldcorpus import ColdCorpus
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import marshal
 import os
 import zlib
-from array import array
-from collections import Counter
 
+from cortex.core.lightstdlib import array_type, count_items
 from cortex.core.records import CortexRecord, RecordHead
 from cortex.core.search import tokenized_matches
 from cortex.core.tokenize import cjk_characters, fold, terms
 
+array = array_type()  # without collections (cortex.core.lightstdlib)
 # The racy-file rule: an entry is trusted only when its file's mtime is at least this much
 # older than the moment the file was read for it. A file rewritten within the same timestamp
 # tick keeps size and mtime (and, on coarse clocks, ctime); 2 s covers 1-s filesystems
@@ -91,14 +91,14 @@ def index_records(records: list[CortexRecord]) -> tuple[list[int], dict[str, arr
         text = f"{record.title} {record.content}"
         words = terms(text)
         lengths.append(len(words))
-        for term, count in Counter(words).items():  # the hot loop of a cold call: one lookup, one extend
+        for term, count in count_items(words).items():  # the hot loop of a cold call: one lookup, one extend
             flat = known(term)
             if flat is None:
                 pairs[term] = [seq, count]
             else:
                 flat += (seq, count)
         if not text.isascii():
-            for char, count in Counter(cjk_characters(fold(text))).items():
+            for char, count in count_items(cjk_characters(fold(text))).items():
                 pairs.setdefault(LONE + char, []).extend((seq, count))
     return lengths, {term: array(_PAIR, flat) for term, flat in pairs.items()}
 

@@ -18,13 +18,14 @@ the cache is dropped and the call answers from the files.
 from __future__ import annotations
 
 import zlib
-from array import array
-from bisect import bisect_left, bisect_right
+from _bisect import bisect_left, bisect_right  # bisect.py re-exports these: 0.4M instructions less
+from _operator import lt  # operator's own: its Python module costs 2.5M instructions
 from itertools import groupby
-from operator import lt
 
+from cortex.core.lightstdlib import array_type
 from cortex.searchcache.entries import DamagedEntry, Owners, decode_postings, identity
 
+array = array_type()  # without collections (cortex.core.lightstdlib)
 MIN_FILES = 2  # a term of one file is its one per-file row already
 _TRIPLE = "I"  # entry ids, seqs, tfs: unsigned 32-bit integers, like the per-file pairs
 

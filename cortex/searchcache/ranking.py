@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import heapq
 import math
-from array import array
-from bisect import bisect_right
-from functools import partial
+from _functools import partial  # functools' and operator's own: their Python modules load collections
+from _bisect import bisect_right  # bisect.py re-exports it: 0.4M instructions less
+from _operator import lt
 from itertools import chain, compress
-from operator import lt
 
+from cortex.core.lightstdlib import array_type
 from cortex.core.search import Ranked, idf_of, length_norms, order_ranked, scored_matches, tokenized_matches
 from cortex.core.tokenize import is_lone_cjk, terms
 from cortex.searchcache.entries import LONE, Row
+
+array = array_type()  # without collections (cortex.core.lightstdlib)
 
 
 def rank_postings(rows, query: str, facts_of, flat, postings_of, extra: list = (), everything: bool = False,

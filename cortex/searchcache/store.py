@@ -9,20 +9,18 @@ snapshot (WAL, an explicit read transaction); writers take the write lock up fro
 from __future__ import annotations
 
 import os
-try:  # the C module the sqlite3 package wraps: the package also loads datetime for adapters no cache value needs
-    import _sqlite3 as sqlite3
-except ImportError:  # pragma: no cover - a build that has only the package
-    import sqlite3
 import stat
 import sys
 
 from cortex.core.cachedir import FILE_MODE
+from cortex.core.lightstdlib import sqlite3_module
 from cortex.searchcache.location import probe_files, remove_files
 from cortex.searchcache.merged import chunks, merge_stale, splice_merged
 
 # Bump when the stored shape or checksums change, or what the loader makes of a file; byte order and marshal
 # version are part of the blobs' meaning. 2: every checksum binds its value to its key and its file's identity
 # (issue 21), and frontmatter `related` lists are read. 3: postings merged per term (cortex.searchcache.merged).
+sqlite3 = sqlite3_module()  # without functools (cortex.core.lightstdlib)
 SCHEMA_VERSION = f"cortex-search-cache/3;{sys.byteorder};marshal4"
 PAGE_SIZE = 16384
 BUSY_TIMEOUT_MS = 1000  # a hook waits at most this long for another caller's write

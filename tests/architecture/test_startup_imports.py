@@ -296,7 +296,9 @@ NOT_ON_A_WARM_RECALL = ("json", "sqlite3", "datetime", "cortex.core.related", "_
                         "cortex.core.corpusfaults", "cortex.core.strictjson", "cortex.rootshape",
                         # nothing to build, nothing read cold, no floor setting, no cache folder to clear
                         "cortex.searchcache.builder", "cortex.searchcache.coldcorpus", "cortex.hot.hotrender",
-                        "cortex.core.numbers", "errno")
+                        "cortex.core.numbers", "errno",
+                        # array and _sqlite3 load without them (cortex.core.lightstdlib): ~8M instructions; _bisect directly
+                        "collections", "functools", "operator", "reprlib", "types", "bisect")
 
 
 def test_a_warm_recall_decodes_no_record_and_imports_no_json(tree, tmp_path):  # noqa: F811 - fixture

@@ -6,7 +6,7 @@ for its statement cache; nothing else of those packages is used. While these two
 are not loaded yet), sys.modules briefly holds what they use: `_collections_abc`, which collections.abc re-exports
 (the registration lands on the very same class), and a functools with `lru_cache` built on functools' own C wrapper as
 functools builds it. The stand-ins leave sys.modules at once, so any later import gets the real module.
-tests/core/test_lightstdlib.py proves the pieces equal to the stdlib's.
+tests/cortex/test_lightstdlib.py proves the pieces equal to the stdlib's.
 """
 import sys
 

@@ -91,12 +91,12 @@ def holder_of(path: str, host: str) -> LockHolder | None:
 
 
 def health_lock_held(path: str) -> bool | None:
-    import fcntl
-
     try:
         fd = open_regular(path)  # a FIFO, a folder or a symlink at the lock's place is no lock we can test
     except OSError:
         return None
+    import fcntl  # (an extension module: ~0.5M instructions to load) only when there is a lock to test
+
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # shared, released at once: never blocks a writer for long
         fcntl.flock(fd, fcntl.LOCK_UN)

@@ -109,6 +109,8 @@ NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib",
                     "re")  # (~8M instructions with its compiler) a healthy tree's rows, ids and words are read without it
 # The audit's plain command line is read without argparse (health.quickargs; gettext and locale with it).
 NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
+# Without the health log's lock file (the gate takes that lock) nothing loads fcntl, an extension module.
+NOT_WITHOUT_A_LOCK = ("fcntl",)
 
 
 # A healthy report in text without a terminal is plain lines: no rich (HEAVY) either.
@@ -124,7 +126,7 @@ def test_the_auditor_imports_nothing_heavy(tmp_path, args):
     # Records are named tuples (a dataclass costs ~0.5 ms to define); the host name comes from os.uname;
     # typing (~2 ms) only behind TYPE_CHECKING.
     found = heavy_in(modules, extra + ("dataclasses", "inspect", "socket", "secrets", "typing") + NOT_ON_THE_AUDIT
-                     + (NOT_ON_THE_AUDITS_COMMAND_LINE if args[0] != "gate" else ()))
+                     + (NOT_ON_THE_AUDITS_COMMAND_LINE + NOT_WITHOUT_A_LOCK if args[0] != "gate" else ()))
     allowed = ("collectors", "collectors.readers", "collectors.readers.paths", "collectors.healthlog",
                "collectors.healthlog.format", "collectors.healthlog.read")
     assert [name for name in found if name not in allowed] == []

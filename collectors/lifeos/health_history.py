@@ -11,7 +11,6 @@ from __future__ import annotations
 from collectors.readers.fsprobe import describe_os_error, probe_file
 from collectors.lifeos.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
-from collectors.healthlog.verify import verify
 from collectors.healthlog.chain import Checkpoint, checkpoint_path, read_checkpoint
 from collectors.metric import Metric
 
@@ -59,6 +58,8 @@ def collect(layout: Layout) -> HealthHistoryEvidence:
                                                    f"{point.seq}: it was deleted")
     if state.status is not EvidenceStatus.OK:
         return HealthHistoryEvidence(state.status, state, **base)
+    from collectors.healthlog.verify import verify  # only when there is a log to verify (none before the first run)
+
     try:
         result = verify(log, point)
     except OSError as error:

@@ -111,7 +111,7 @@ NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib",
                     "json",  # its decoder and encoder compile six patterns: JSON goes through cortex.core.hookjson
                     "re")  # (~8M instructions with its compiler) a healthy tree's rows, ids and words are read without it
 # The audit's plain command line is read without argparse (health.quickargs; gettext and locale with it).
-NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser")
+NOT_ON_THE_AUDITS_COMMAND_LINE = ("argparse", "gettext", "locale", "health.parser", "health.checkparser")
 # Without the health log's lock file (the gate takes that lock) nothing loads fcntl, an extension module.
 NOT_WITHOUT_A_LOCK = ("fcntl",)
 

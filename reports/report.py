@@ -20,7 +20,7 @@ builds one from the newest published line without loading the catalogue.
 """
 from __future__ import annotations
 
-from collectors.healthlog.format import REPORT_SCHEMA as SCHEMA_ID  # a stored line is a report: one schema id
+from collectors.healthlog import REPORT_SCHEMA as SCHEMA_ID  # a stored line is a report: one schema id
 from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 MappingProxyType = type(type.__dict__)  # types.MappingProxyType itself: the types module costs the audit ~0.6M instructions

@@ -108,6 +108,7 @@ NOT_ON_THE_AUDIT = ("hashlib", "_hashlib", "shutil", "bz2", "lzma", "importlib",
                     "thresholds.quantities", "cortex.core.privatejson",
                     "collectors.healthlog.verify",  # no health log yet (--no-write): no chain to verify
                     "collectors.metric",  # the collectors' metrics(): only monitoring formats (Prometheus, OTLP, Nagios)
+                    "collectors.healthlog.format",  # no stored line read back
                     "shlex",  # plain hook commands are split without it (collectors.readers.settings.shell_words)
                     "json",  # its decoder and encoder compile six patterns: JSON goes through cortex.core.hookjson
                     "re")  # (~8M instructions with its compiler) a healthy tree's rows, ids and words are read without it

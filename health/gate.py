@@ -17,7 +17,8 @@ import time
 from cortex.core.numbers import ascii_decimal
 from cortex.core.safeio import write_quietly
 from health.commands.base import Call, Command
-from health.options import add_check_options, options_from
+from health.checkparser import add_check_options
+from health.options import options_from
 from health.parser import Parser
 from health.runoptions import Options
 

@@ -1,7 +1,7 @@
 """CLI stage: the check's common command line read without argparse. Called by health.options.parse.
 
 argparse (with gettext and locale) and building the check's parser cost about 20M instructions, 8%
-of an audit. quick_args reads only words that mean exactly one thing to health.options.build_parser's
+of an audit. quick_args reads only words that mean exactly one thing to health.checkparser.build_parser's
 parser, whatever surrounds them, and gives the namespace argparse would build; for anything else
 (help, --version, `--option=VALUE`, the repeatable typed options, every usage error) it answers
 None and argparse reads the line, so every help text, usage error and exit code stays argparse's

@@ -5,6 +5,8 @@ parses and waits) never imports the check list and every collector behind health
 """
 from __future__ import annotations
 
+FAIL_ON = ("warn", "critical", "never")  # --fail-on: what fails the run (health.options, health.checkparser)
+
 
 class Options:
     """What to audit and where to publish.

@@ -20,7 +20,7 @@ builds one from the newest published line without loading the catalogue.
 """
 from __future__ import annotations
 
-from collectors.healthlog.format import REPORT_SCHEMA as SCHEMA_ID  # a stored line is a report: one schema id
+from collectors.healthlog import REPORT_SCHEMA as SCHEMA_ID  # a stored line is a report: one schema id
 from cortex.core.namedtuples import namedtuple  # collections.namedtuple, without collections
 
 from _collections_abc import mappingproxy as MappingProxyType  # types.MappingProxyType, without importing types (~0.6M)

@@ -247,7 +247,7 @@ def cortex_flags() -> set[tuple[str, str]]:
 def health_surfaces() -> set[str]:
     """Every `cortex-health` subcommand and every `--format` choice of the check's own parser."""
     from health.commands import COMMANDS
-    from health.options import build_parser
+    from health.checkparser import build_parser
     from reports.formats import names
 
     parser = build_parser(names())

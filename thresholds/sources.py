@@ -10,11 +10,9 @@ from __future__ import annotations
 
 
 from cortex.core.closedset import ClosedSet
-from cortex.core.privatejson import KeyCollision, strip_private_json
 from cortex.core.safeio import UnsafeFile, read_bounded
 from cortex.core.numbers import ascii_decimal, digits_note, is_finite
 from cortex.core.strictjson import parse_object
-from thresholds.quantities import HINTS, has_unit, quantity
 from thresholds.defaults import BY_ALIAS, BY_NAME, THRESHOLDS, ThresholdSpec
 
 TYPE_CHECKING = False  # annotations only: collections.abc imports collections (~7M instructions)
@@ -22,6 +20,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
 MAX_CONFIG_BYTES = 1 << 20
+# A run with no config file and no threshold set loads neither thresholds.quantities (the units of offered values)
+# nor cortex.core.privatejson (the config file's private spans): they load when a value is offered or a file read.
 
 
 class Source(ClosedSet):
@@ -75,6 +75,8 @@ def number_from(value: object, unit: str = "count") -> tuple[int | float | None,
 
     A string for a `*_ms` or `*_bytes` threshold may carry a unit (`2h`, `256MiB`).
     """
+    from thresholds.quantities import HINTS, quantity
+
     if isinstance(value, str):
         parsed = quantity(value, unit) if unit in HINTS else ascii_decimal(value.strip())
         if parsed is None:
@@ -101,6 +103,8 @@ def spec_named(name: str) -> ThresholdSpec | None:
 
 def read_config(path: str) -> tuple[dict, str | None]:
     """The config's threshold mapping, or ({}, why the file cannot be used)."""
+    from cortex.core.privatejson import KeyCollision, strip_private_json
+
     try:
         data = read_bounded(path, MAX_CONFIG_BYTES, follow_symlinks=True)
     except FileNotFoundError:
@@ -127,6 +131,8 @@ def resolve(environ: Mapping[str, str], *, config_path: str | None = None,
     problems: list[ThresholdProblem] = []
 
     def offer(name: str, raw: object, source: Source, origin: str) -> None:
+        from thresholds.quantities import HINTS, has_unit
+
         spec = spec_named(name)
         if spec is None:
             problems.append(ThresholdProblem(name, raw, source, origin, "unknown threshold name"))

@@ -13,3 +13,7 @@ verifies the chain is one of them. The line itself is the report's compact JSON
 (reports.reportjson, which needs the typed report) with the chain spliced in as its last key,
 so this package works on the line's text and on plain parsed data only.
 """
+
+# The schema every report and every stored line names (reports.report.SCHEMA_ID, format checks it): here, not in
+# format, so that the report model's import loads no line checker (a plain audit reads no line back).
+REPORT_SCHEMA = "cortex-health/v1"

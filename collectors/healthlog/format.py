@@ -11,7 +11,7 @@ Stdlib only and cheap to import (the status line reads through it).
 """
 from __future__ import annotations
 
-REPORT_SCHEMA = "cortex-health/v1"  # the schema every report and every stored line names (reports.report.SCHEMA_ID)
+from collectors.healthlog import REPORT_SCHEMA
 OVERALLS = ("ok", "warn", "critical", "unknown")
 
 

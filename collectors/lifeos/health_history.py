@@ -11,16 +11,14 @@ from __future__ import annotations
 from collectors.readers.fsprobe import describe_os_error, probe_file
 from collectors.lifeos.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
-from collectors.healthlog.verify import verify
 from collectors.healthlog.chain import Checkpoint, checkpoint_path, read_checkpoint
-from collectors.metric import Metric
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from collectors.metric import Limit
+    from collectors.metric import Limit, Metric
 
 
 class HealthHistoryEvidence:
@@ -59,6 +57,8 @@ def collect(layout: Layout) -> HealthHistoryEvidence:
                                                    f"{point.seq}: it was deleted")
     if state.status is not EvidenceStatus.OK:
         return HealthHistoryEvidence(state.status, state, **base)
+    from collectors.healthlog.verify import verify  # only when there is a log to verify (none before the first run)
+
     try:
         result = verify(log, point)
     except OSError as error:
@@ -78,6 +78,8 @@ def collect(layout: Layout) -> HealthHistoryEvidence:
 # What this evidence gives a monitoring system (collectors.metric_table lists this function).
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The head sequence of the chain (a number to alert on when it drops, not to graph: Prometheus and OTLP only)."""
+    from collectors.metric import Metric  # only a monitoring format asks (not JSON, not text)
+
     if type(evidence.get("head_seq")) is int:
         yield Metric("history_head_seq", "Sequence number of the newest chained line of memory-health.jsonl "
                      "(before this run's own line); a drop means the history was cut or rolled back.",

@@ -25,7 +25,6 @@ from collectors.lifeos.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
-from collectors.metric import Metric, Summary, json_object
 from cortex.core.numbers import finite_number, is_finite
 
 TYPE_CHECKING = False
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from collectors.metric import Limit
+    from collectors.metric import Limit, Metric, Summary
 
 WINDOW_MS = 24 * 3_600_000
 FIRST_LINES = 200
@@ -147,6 +146,8 @@ def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> It
     """Per hook with rows in the window: its latency summary (p50, p95, sum, count) and its registered timeout.
 
     Prometheus and OTLP only: a summary is not a perfdata value, and the timeout is a setting."""
+    from collectors.metric import Metric, Summary, json_object  # only a monitoring format asks (not JSON, not text)
+
     hooks = evidence.get("hooks")
     for item in map(json_object, hooks if isinstance(hooks, (list, tuple)) else ()):
         if not isinstance(item.get("hook"), str):

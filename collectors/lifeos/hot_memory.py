@@ -11,7 +11,6 @@ from collectors.lifeos.layout import Layout
 from collectors.readers.text import clip
 from cortex.hot.hotmemory import check_markers, diagnostics as hot_diagnostics
 from collectors.evidence import EvidenceStatus, FileState, MalformedLine
-from collectors.metric import Metric, json_object
 from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from collectors.metric import Limit
+    from collectors.metric import Limit, Metric
 
 MAX_DROPPED_LISTED = 10
 
@@ -92,6 +91,8 @@ def collect(layout: Layout) -> HotMemoryEvidence:
 # What this evidence gives a monitoring system (collectors.metric_table lists this function).
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The valid entries of each hot-memory file, labelled by file, against cap_pressure and up to its cap."""
+    from collectors.metric import Metric, json_object  # only a monitoring format asks (not JSON, not text)
+
     for hot in map(json_object, evidence.get("files") or ()):
         if finite_number(hot.get("valid_entries")):
             cap = hot.get("cap_entries")

@@ -21,7 +21,6 @@ from collectors.readers.jsonl import tail_rows
 from cortex.core.safeio import UnsafeFile, open_regular, read_bounded
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
-from cortex.core.liveness import host_name
 
 EVENTS_LOG = contract.LOCKS_LOG
 TAIL_ROWS = 2000
@@ -65,7 +64,7 @@ def lock_paths(layout: Layout) -> list[str]:
     return paths[:MAX_LOCKS]
 
 
-def holder_of(path: str, host: str) -> LockHolder | None:
+def holder_of(path: str) -> LockHolder | None:
     try:
         info = os.lstat(path)
     except OSError:
@@ -83,20 +82,20 @@ def holder_of(path: str, host: str) -> LockHolder | None:
         return LockHolder(name, path, None, None, info.st_mtime_ns // 1_000_000, False, "unverifiable")
     at_ms = parse_timestamp_ms(stamp["ts"])
     holder = "unverifiable"
-    if stamp["host"] == host:
-        from cortex.core.liveness import process_is_gone  # psutil only when a lock is actually there
+    from cortex.core.liveness import host_name, process_is_gone  # only for a stamped lock (psutil: this host's)
 
+    if stamp["host"] == host_name():
         holder = "gone" if process_is_gone(stamp["pid"], at_ms) else "alive"
     return LockHolder(name, path, stamp["pid"], brief(stamp["host"]), at_ms, True, holder)
 
 
 def health_lock_held(path: str) -> bool | None:
-    import fcntl
-
     try:
         fd = open_regular(path)  # a FIFO, a folder or a symlink at the lock's place is no lock we can test
     except OSError:
         return None
+    import fcntl  # (an extension module: ~0.5M instructions to load) only when there is a lock to test
+
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # shared, released at once: never blocks a writer for long
         fcntl.flock(fd, fcntl.LOCK_UN)
@@ -120,7 +119,6 @@ def contended_events(path: str, anchor: str) -> tuple[FileState, tuple[int, ...]
 
 
 def collect(layout: Layout) -> LocksEvidence:
-    host = host_name()
-    locks = tuple(found for found in (holder_of(path, host) for path in lock_paths(layout)) if found is not None)
+    locks = tuple(found for found in map(holder_of, lock_paths(layout)) if found is not None)
     state, times = contended_events(layout.evidence(EVENTS_LOG), layout.memory)
     return LocksEvidence(state.status, state, locks, times, health_lock_held(layout.health_log + ".lock"))

@@ -12,7 +12,6 @@ import stat
 from collectors.readers.fsprobe import describe_os_error, escapes, file_kind
 from collectors.lifeos.layout import Layout
 from collectors.evidence import EvidenceStatus, FileState
-from collectors.metric import Metric, seconds
 from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from collectors.metric import Limit
+    from collectors.metric import Limit, Metric
 
 SUFFIXES = (".jsonl", ".log")
 MAX_NAMED = 10
@@ -116,6 +115,8 @@ def collect(layout: Layout) -> ObservabilityEvidence:
 # What this evidence gives a monitoring system (collectors.metric_table lists this function).
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The oldest log's age, the total size and the file count of a measured folder, against their thresholds."""
+    from collectors.metric import Metric, seconds  # only a monitoring format asks (not JSON, not text)
+
     if evidence.get("status") != "ok":
         return
     oldest = evidence.get("oldest_mtime_ms")

@@ -8,7 +8,6 @@ from collectors.readers.cursors import scan_log
 from collectors.lifeos.layout import Layout
 from cortex.evidencerows import is_pending_proposal
 from cortex.layout import PENDING_PROPOSALS_LOG as LOG_NAME
-from collectors.metric import Metric
 from cortex.core.numbers import finite_number
 from collectors.evidence import same_record
 
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from collectors.metric import Limit
+    from collectors.metric import Limit, Metric
 
 
 class ProposalEvidence:
@@ -62,6 +61,8 @@ def collect(layout: Layout) -> ProposalEvidence:
 # What this evidence gives a monitoring system (collectors.metric_table lists this function).
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The pending proposals of a log that could be read, against proposal_backlog."""
+    from collectors.metric import Metric  # only a monitoring format asks (not JSON, not text)
+
     if evidence.get("status") in ("ok", "malformed") and finite_number(evidence.get("pending")):
         yield Metric("pending_proposals", "Proposals whose status is exactly \"pending\".", evidence["pending"],
                      "count", warn=limit("proposal_backlog"))

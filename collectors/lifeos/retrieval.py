@@ -13,7 +13,6 @@ from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import as_json, same_record
 from cortex.evidencerows import retrieval_row_problem as row_problem  # the writer's own row model
 from cortex.layout import RETRIEVALS_LOG as LOG_NAME
-from collectors.metric import Metric, json_object, seconds
 from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from collectors.metric import Limit
+    from collectors.metric import Limit, Metric
 
 
 
@@ -93,6 +92,8 @@ def collect(layout: Layout) -> RetrievalEvidence:
 # What this evidence gives a monitoring system (collectors.metric_table lists this function).
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The age of the latest retrieval row, against retrieval_stale_ms."""
+    from collectors.metric import Metric, json_object, seconds  # only a monitoring format asks (not JSON, not text)
+
     at_ms = json_object(evidence.get("latest")).get("at_ms")
     if now_ms is not None and finite_number(at_ms):
         yield Metric("retrieval_age_seconds", "Age of the latest retrieval row at the time of the run, in seconds.",

@@ -19,7 +19,6 @@ from collectors.readers.text import brief
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import EvidenceStatus, FileState, as_json, same_record
 from cortex.layout import REVIEWER_RUNS_DIR as RUNS_DIR_NAME, REVIEWER_RUNS_LOG as LOG_NAME
-from collectors.metric import Metric, json_object, seconds
 from cortex.core.numbers import finite_number
 
 TYPE_CHECKING = False
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
     from typing import Any
 
-    from collectors.metric import Limit
+    from collectors.metric import Limit, Metric
 
 HISTORY = 5
 
@@ -191,6 +190,8 @@ def collect(layout: Layout) -> ReviewerEvidence:
 # What this evidence gives a monitoring system (collectors.metric_table lists this function).
 def metrics(evidence: Mapping[str, Any], now_ms: int | None, limit: Limit) -> Iterator[Metric]:
     """The age of the latest reviewer run, against reviewer_stale_ms."""
+    from collectors.metric import Metric, json_object, seconds  # only a monitoring format asks (not JSON, not text)
+
     at_ms = json_object(evidence.get("latest")).get("at_ms")
     if now_ms is not None and finite_number(at_ms):
         yield Metric("reviewer_age_seconds", "Age of the latest reviewer run at the time of the run, in seconds.",

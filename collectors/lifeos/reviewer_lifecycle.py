@@ -18,7 +18,6 @@ from cortex.liferows import spawn_at_ms, start_at_ms
 from cortex.reviewrows import run_id_parts
 from cortex.core.timestamps import parse_timestamp_ms
 from collectors.evidence import FileState
-from cortex.core.liveness import host_name
 
 STARTS_LOG = contract.REVIEWER_STARTS_LOG
 FIRES_LOG = contract.REVIEWER_FIRES_LOG
@@ -134,12 +133,14 @@ def finished_runs(layout: Layout, wanted: set[str]) -> set[str]:
     return found
 
 
-def holder_state(row: dict, this_host: str) -> str:
-    pid, host = row.get("pid"), row.get("host")
-    if type(pid) is not int or pid <= 0 or host != this_host:
+def holder_state(row: dict) -> str:
+    pid = row.get("pid")
+    if type(pid) is not int or pid <= 0:
         return "unverifiable"
-    from cortex.core.liveness import process_is_gone  # psutil, only when a start has no terminal row
+    from cortex.core.liveness import host_name, process_is_gone  # only when a start has no terminal row (psutil: later)
 
+    if row.get("host") != host_name():
+        return "unverifiable"
     return "gone" if process_is_gone(pid, parse_timestamp_ms(row.get("ts"))) else "alive"
 
 
@@ -156,9 +157,8 @@ def collect(layout: Layout) -> LifecycleEvidence:
                      reverse=True)[:KEPT_STARTS]
     wanted = {row["runId"] for _, row in started}
     finished = finished_runs(layout, wanted) if wanted else set()
-    host = host_name()
     starts = tuple(Start(row["runId"], ms, brief(row.get("pid")), brief(row.get("host")), row["runId"] in finished,
-                         None if row["runId"] in finished else holder_state(row, host)) for ms, row in started)
+                         None if row["runId"] in finished else holder_state(row)) for ms, row in started)
     _, fires = tail_objects(layout.evidence(FIRES_LOG), layout.memory)
     spawns = [Spawn(ms, brief(row.get("pid"))) for row in fires for ms in [spawn_at_ms(row)] if ms is not None]
     newest = max(spawns, key=lambda spawn: spawn.at_ms) if spawns else None

@@ -21,7 +21,6 @@ from collectors.lifeos import (dispatch_failures, health_history, heartbeats, ho
 from collectors.lifeos import corpus, hook_failures, hook_latency, hot_content, reviewer_config
 from collectors.runner import Collector
 from health.judge.catalogue import Check
-from health.judge.catalogue import dense_context as dense_context_entries
 from health.judge.catalogue import dispatch_failures as dispatch_failures_entries
 from health.judge.catalogue import heartbeats as heartbeats_entries
 from health.judge.catalogue import install as install_entries
@@ -33,7 +32,6 @@ from health.judge.catalogue import health_history as health_history_entries
 from health.judge.catalogue import hot_memory as hot_memory_entries
 from health.judge.catalogue import hot_content as hot_content_entries
 from health.judge.catalogue import hook_latency as hook_latency_entries
-from health.judge.catalogue import probe as probe_entries
 from health.judge.catalogue import index as index_entries
 from health.judge.catalogue import observability as observability_entries
 from health.judge.catalogue import proposals as proposals_entries
@@ -122,6 +120,8 @@ CHECKS: tuple[CheckRow, ...] = (
 
 def _dc_entries(name: str) -> tuple[Check, ...]:
     """The Dense Context catalogue entries of one collector (their keys start with its name, `-` for `_`)."""
+    from health.judge.catalogue import dense_context as dense_context_entries
+
     return tuple(c for c in dense_context_entries.CHECKS if c.key.startswith(name.replace("_", "-") + ":"))
 
 
@@ -138,15 +138,11 @@ def _lazy(module: str, function: str):
     return call
 
 
-# The Dense Context layout's list (--layout dense-context): it never runs on a LifeOS tree, nor CHECKS on it.
-DENSE_CONTEXT: tuple[CheckRow, ...] = tuple(
-    row(name, _lazy(f"collectors.dense_context.{module}", "collect"),
-        _lazy(f"health.judge.rules.dense_context.{module}", "judge"), _dc_entries(name))
-    for name, module in _DC_ROWS)
-
 def probe_row(budget_ms: int | None = None) -> CheckRow:
     """The synthetic probe (--probe, `cortex-health probe`), within budget_ms (probe_timeout_ms); its collector and
     rule modules load only when it runs, never on the plain audit's path."""
+    from health.judge.catalogue import probe as probe_entries
+
     def collect(layout):
         from collectors.lifeos.probe.collect import collect as probe
         from thresholds.defaults import BY_NAME
@@ -155,8 +151,29 @@ def probe_row(budget_ms: int | None = None) -> CheckRow:
     return row("probe", collect, _lazy("health.judge.rules.probe", "judge"), probe_entries.CHECKS)
 
 
-PROBE = (probe_row(),)  # added to the LifeOS list when the probe is asked for (health.inputs)
-EVERY_LAYOUT = CHECKS + DENSE_CONTEXT + PROBE  # what --only/--skip, explain and --list-checks know
+def _other_lists() -> dict[str, tuple[CheckRow, ...]]:
+    """The lists a LifeOS audit does not run, built on first use (their catalogue modules cost every audit ~1M)."""
+    dense = tuple(row(name, _lazy(f"collectors.dense_context.{module}", "collect"),
+                      _lazy(f"health.judge.rules.dense_context.{module}", "judge"), _dc_entries(name))
+                  for name, module in _DC_ROWS)
+    probe = (probe_row(),)
+    return {"DENSE_CONTEXT": dense, "PROBE": probe, "EVERY_LAYOUT": CHECKS + dense + probe}
+
+
+def _other(name: str) -> tuple[CheckRow, ...]:
+    if name not in globals():
+        globals().update(_other_lists())
+    return globals()[name]
+
+
+def __getattr__(name: str):
+    """DENSE_CONTEXT: the Dense Context layout's list (--layout dense-context; it never runs on a LifeOS tree, nor
+    CHECKS on it); PROBE: added to the LifeOS list when the probe is asked for (health.inputs); EVERY_LAYOUT: what
+    --only/--skip, explain and --list-checks know. Built once, on first use (PEP 562)."""
+    if name not in ("DENSE_CONTEXT", "PROBE", "EVERY_LAYOUT"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _other(name)
+
 
 INPUTS = Rule(None, run_inputs.judge, run_entries.INPUTS)  # thresholds, config and clock: judged before any evidence
 
@@ -170,12 +187,13 @@ def collectors(checks: tuple[CheckRow, ...] = CHECKS) -> tuple[Collector, ...]:
     return tuple(item.collector for item in checks)
 
 
-def names(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> list[str]:
+def names(checks: tuple[CheckRow, ...] | None = None) -> list[str]:
     """Every collector's name (of every layout unless `checks` says), in report order (what --only and --skip accept)."""
-    return [item.name for item in checks]
+    return [item.name for item in (_other("EVERY_LAYOUT") if checks is None else checks)]
 
 
-def catalogue(checks: tuple[CheckRow, ...] = EVERY_LAYOUT) -> tuple[Check, ...]:
-    """Every catalogue entry in report order, each naming the collector of its row."""
-    rows = tuple(entry._replace(collector=item.name) for item in checks for entry in item.entries)
+def catalogue(checks: tuple[CheckRow, ...] | None = None) -> tuple[Check, ...]:
+    """Every catalogue entry in report order (of every layout unless `checks` says), each naming its row's collector."""
+    every = _other("EVERY_LAYOUT") if checks is None else checks
+    rows = tuple(entry._replace(collector=item.name) for item in every for entry in item.entries)
     return run_entries.INPUTS + rows + run_entries.OUTCOMES

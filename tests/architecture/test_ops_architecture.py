@@ -9,7 +9,7 @@ import pytest
 from tests.health_support import REPO, clean_env
 
 NEW_MODULES = [
-    "collectors/readers/paths.py", "health/cli.py", "health/options.py", "health/statusline.py", "health/gate.py",
+    "collectors/readers/paths.py", "health/cli.py", "health/options.py", "health/checkparser.py", "health/statusline.py", "health/gate.py",
     "health/history.py", "health/explain.py", "health/judge/catalogue/__init__.py", "collectors/healthlog/read.py",
     "reports/measurements.py", "reports/hints.py", "reports/units.py", "reports/formats/__init__.py",
     "reports/report.py", "reports/document.py",

@@ -176,7 +176,7 @@ def _sweep_health(sweep: Sweep) -> None:
     health("statusline", "--root", str(family.tree.root))  # before this sweep publishes: the planted log's newest
     health("history", *root[:2])
     published = health(*root, "--format", "json", "--report-path", str(report), "--prometheus-textfile", str(textfile))
-    from health.options import build_parser
+    from health.checkparser import build_parser
     from reports.formats import names
 
     formats = next(action.choices for action in build_parser(names())._actions if action.dest == "format")

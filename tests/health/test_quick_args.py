@@ -7,7 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 from health.commands.base import UsageError
 from health.layouts import NAMES as LAYOUT_NAMES
-from health.options import FAIL_ON, build_parser
+from health.checkparser import build_parser
+from health.options import FAIL_ON
 from health.quickargs import QUICK_FLAGS, QUICK_VALUES, quick_args
 from reports.formats import names
 

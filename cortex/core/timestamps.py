@@ -116,10 +116,6 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
     return era * 146_097 + year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year - 719_468
 
 
-def is_valid_timestamp(value: object) -> bool:
-    return parse_timestamp_ms(value) is not None
-
-
 def iso_from_ms(ms: int) -> str:
     """Date.prototype.toISOString(): UTC with milliseconds, e.g. 2026-01-06T00:00:00.000Z.
 

@@ -163,13 +163,6 @@ def write_summary(db_path: str, schema: str, root: str, generation: str, paths: 
         pass
 
 
-def remove_summary(db_path: str) -> None:
-    try:
-        os.unlink(summary_path(db_path))
-    except OSError:
-        pass
-
-
 # -- the listing memo: the canonical files of a walk, bound to the stat keys of the folders it listed ---------------
 # A warm call lists every folder and sorts the paths (~3.5M instructions at 1,500 notes). A folder's mtime and ctime
 # move with every name added to, removed from or renamed in it (never with a file's content: the files are still

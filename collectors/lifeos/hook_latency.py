@@ -25,7 +25,8 @@ from collectors.lifeos.layout import HEALTH_LOG_NAME, Layout
 from cortex import layout as contract
 from cortex.core.strictjson import parse_object
 from cortex.core.timestamps import parse_timestamp_ms
-from cortex.core.numbers import finite_number, is_finite
+from cortex.core.numbers import finite_number
+from cortex.evidencerows import is_duration
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,9 +80,7 @@ def percentile(ordered: list[float], share: float) -> float:
 
 
 def _duration(value: object) -> float | None:
-    if type(value) in (int, float) and is_finite(value) and value >= 0:
-        return float(value)
-    return None
+    return float(value) if is_duration(value) else None  # the rows' own duration rule (cortex.evidencerows)
 
 
 def row_sample(hook: str, line: bytes, strict_left: list[int]) -> tuple[int, float] | None:
